@@ -19,9 +19,9 @@ for (const group of groups) {
     if (!existsSync(manifestPath)) continue;
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     const entry = manifest.publishConfig?.exports?.['.']?.default ?? manifest.exports?.['.']?.default;
-    let status = 'source only';
+    let status = 'source only (not built)';
     let exportsCount = '';
-    if (entry) {
+    if (entry?.startsWith('./dist/')) {
       const entryPath = join(pkgDir, entry);
       if (!existsSync(entryPath)) {
         status = 'NOT BUILT';
