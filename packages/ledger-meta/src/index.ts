@@ -1,0 +1,2 @@
+// @strata/ledger-meta: ledger sources, event and change extraction, synthetic networks.
+export {};
