@@ -68,6 +68,14 @@ function compareAll(
   return total;
 }
 
+/** Index of the first differing byte (or the shorter length): the floor any byte-reading comparator pays. */
+function byteScan(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
 // ---- inputs -------------------------------------------------------------------------------------------------
 
 interface MainnetFixture {
@@ -122,6 +130,23 @@ await runBench(async (bench) => {
     },
     target: { value: 5_000_000, ratio: 20 },
     note: `compares/s, one core; ${PAIRS} CONTRACT_DATA key pairs (half sorted neighbours, half random) over ${mainnetKeys.length} mainnet keys and ${generatedContractKeys.length} generated ones`,
+  });
+
+  // Context for the figure above: the cheapest possible pass over the same pairs (a plain byte loop to the first
+  // difference, no validation, no structure). No comparator that reads its inputs can beat it; compareLedgerKeys
+  // also validates both keys whole on every call, as its contract requires.
+  await bench.throughput('compare.contract-data.byte-scan-floor', {
+    subject: {
+      name: 'compareLedgerKeys',
+      fn: () => compareAll(compareLedgerKeys, contractData.left, contractData.right),
+      opsPerCall: PAIRS,
+    },
+    baseline: {
+      name: 'byte loop to the first difference (no validation)',
+      fn: () => compareAll(byteScan, contractData.left, contractData.right),
+      opsPerCall: PAIRS,
+    },
+    note: 'same pairs as compare.contract-data; ratio near 1 means the comparator runs at the cost of reading its inputs',
   });
 
   await bench.throughput('compare.mixed', {
