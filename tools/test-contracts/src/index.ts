@@ -1,0 +1,2 @@
+// Contract suites for interchangeable Strata backends.
+export {};
