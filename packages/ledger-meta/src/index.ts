@@ -1,2 +1,33 @@
-// @strata/ledger-meta: ledger sources, event and change extraction, synthetic networks.
-export {};
+// @strata/ledger-meta: ledger sources, event and change extraction (synthetic networks come later).
+// Every function here is either synchronous and stateless (extraction, in-memory iteration: callable from any thread
+// or worker) or an async iterator over one file that holds no state beyond the iterator itself.
+
+export type { FoldOptions, LedgerBatch, LedgerEntryChangeKind } from './change-fold.js';
+export { LEDGER_ENTRY_CHANGE, LedgerChangeFold } from './change-fold.js';
+export type { LedgerMetaErrorContext } from './errors.js';
+export { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
+export type { ContractEventRecord, ContractEventStage } from './events.js';
+export {
+  AFTER_ALL_TXS_TRANSACTION,
+  AFTER_TX_OPERATION,
+  eventId,
+  TRANSACTION_EVENT_STAGE,
+  toidString,
+} from './events.js';
+export type { LedgerExtract, LedgerHeaderInfo, RecordLocation } from './ledger-close-meta.js';
+export {
+  extractLedger,
+  LEDGER_CLOSE_META_VERSIONS,
+  readLedgerSequence,
+  validateLedgerCloseMeta,
+} from './ledger-close-meta.js';
+export type { LedgerCloseMetaRecord, StreamReadOptions } from './stream.js';
+export {
+  DEFAULT_MAX_RECORD_BYTES,
+  DEFAULT_READ_BUFFER_BYTES,
+  DEFAULT_WHOLE_FILE_BYTES,
+  iterateLedgerCloseMetaRecords,
+  readLedgerCloseMetaStream,
+} from './stream.js';
+export { LCM_SCHEMA_XDR_VERSION } from './xdr-schema.js';
+export { MAX_XDR_DEPTH } from './xdr-walker.js';

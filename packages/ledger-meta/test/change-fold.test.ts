@@ -1,0 +1,130 @@
+// The fold rules of LedgerChangeFold on hand-built change sequences: (1) created then removed → nothing; (2) state
+// then updated → live with the newest value; (3) state then removed → dead; (4) created then updated → init with the
+// newest value; (5) removed then created again → live; (6) restored → live by default, init when `wasLive` says
+// the entry was not in the live state; (7) an eviction after nothing else → dead; (8) no key in two lists, lists in key
+// order; plus the TOID/id formatting of events.
+import { encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
+import { describe, expect, it } from 'vitest';
+import { eventId, LEDGER_ENTRY_CHANGE, LedgerChangeFold, toidString } from '../src/index.js';
+
+const { CREATED, UPDATED, REMOVED, STATE, RESTORED } = LEDGER_ENTRY_CHANGE;
+
+/** A TTL entry: the smallest LedgerEntry; `byte` picks the key, `liveUntil` stands for the value. */
+function ttlEntry(byte: number, liveUntil: bigint): Uint8Array {
+  return encodeLedgerEntry({
+    lastModifiedLedgerSeq: 7,
+    data: { type: 'ttl', keyHash: new Uint8Array(32).fill(byte), liveUntilLedgerSeq: Number(liveUntil) },
+  });
+}
+
+function fold(changes: [number, Uint8Array][], wasLive?: (key: Uint8Array) => boolean) {
+  const changeFold = new LedgerChangeFold(wasLive === undefined ? {} : { wasLive });
+  for (const [kind, value] of changes) {
+    const isKey = kind === REMOVED;
+    changeFold.observe(kind as 0, isKey ? value : ledgerKeyOfEntry(value), isKey ? null : value);
+  }
+  return changeFold.finish();
+}
+
+const a1 = ttlEntry(1, 100n);
+const a1b = ttlEntry(1, 200n);
+const a1c = ttlEntry(1, 300n);
+const keyA1 = ledgerKeyOfEntry(a1);
+
+describe('LedgerChangeFold', () => {
+  it('created then removed leaves nothing', () => {
+    expect(
+      fold([
+        [CREATED, a1],
+        [REMOVED, keyA1],
+      ]),
+    ).toEqual({ init: [], live: [], dead: [] });
+  });
+  it('state then updated is live with the newest value', () => {
+    expect(
+      fold([
+        [STATE, a1],
+        [UPDATED, a1b],
+        [STATE, a1b],
+        [UPDATED, a1c],
+      ]),
+    ).toEqual({ init: [], live: [a1c], dead: [] });
+  });
+  it('state then removed is dead', () => {
+    expect(
+      fold([
+        [STATE, a1],
+        [REMOVED, keyA1],
+      ]),
+    ).toEqual({ init: [], live: [], dead: [keyA1] });
+  });
+  it('created then updated is init with the newest value', () => {
+    expect(
+      fold([
+        [CREATED, a1],
+        [STATE, a1],
+        [UPDATED, a1b],
+      ]),
+    ).toEqual({ init: [a1b], live: [], dead: [] });
+  });
+  it('removed then created again is live', () => {
+    expect(
+      fold([
+        [STATE, a1],
+        [REMOVED, keyA1],
+        [CREATED, a1b],
+      ]),
+    ).toEqual({ init: [], live: [a1b], dead: [] });
+  });
+  it('restored is live by default (safe), init when wasLive says it came back from the archive', () => {
+    expect(fold([[RESTORED, a1]])).toEqual({ init: [], live: [a1], dead: [] });
+    expect(fold([[RESTORED, a1]], () => false)).toEqual({ init: [a1], live: [], dead: [] });
+    expect(
+      fold(
+        [
+          [RESTORED, a1],
+          [UPDATED, a1b],
+        ],
+        () => true,
+      ),
+    ).toEqual({ init: [], live: [a1b], dead: [] });
+    // Restored then removed: a tombstone when the entry may have been live (default), nothing when it came back
+    // from the archive within this ledger.
+    expect(
+      fold([
+        [RESTORED, a1],
+        [REMOVED, keyA1],
+      ]),
+    ).toEqual({ init: [], live: [], dead: [keyA1] });
+    expect(
+      fold(
+        [
+          [RESTORED, a1],
+          [REMOVED, keyA1],
+        ],
+        () => false,
+      ),
+    ).toEqual({ init: [], live: [], dead: [] });
+  });
+  it('an evicted key is dead', () => {
+    const ttlKey = encodeLedgerKey({ type: 'ttl', keyHash: new Uint8Array(32).fill(9) });
+    expect(fold([[REMOVED, ttlKey]])).toEqual({ init: [], live: [], dead: [ttlKey] });
+  });
+  it('puts each key in one list, each list in key order', () => {
+    const entries = [5, 3, 9, 1].map((byte) => ttlEntry(byte, 10n));
+    const batch = fold([
+      ...entries.map((entry): [number, Uint8Array] => [CREATED, entry]),
+      [STATE, ttlEntry(7, 1n)],
+      [REMOVED, ledgerKeyOfEntry(ttlEntry(7, 1n))],
+    ]);
+    expect(batch.init).toEqual([1, 3, 5, 9].map((byte) => ttlEntry(byte, 10n)));
+    expect(batch.dead).toEqual([ledgerKeyOfEntry(ttlEntry(7, 1n))]);
+  });
+});
+
+describe('event ids', () => {
+  it('formats the TOID and index as spec §2.1 shows', () => {
+    expect(eventId(1_189_981, 1, 0, 0)).toBe('0005110929477865472-0000000000');
+    expect(toidString(2 ** 31 - 1, 1_048_575, 4095)).toBe(((2n ** 31n - 1n) * 2n ** 32n + 2n ** 32n - 1n).toString());
+  });
+});
