@@ -27,6 +27,12 @@ export const LedgerMetaErrorCode = {
   OUT_OF_ORDER: 'OUT_OF_ORDER',
   /** The file system refused (missing file, permission, read error); `cause` holds the original error. */
   IO: 'IO',
+  /** A data-lake batch file that is not valid zstd. */
+  BAD_COMPRESSION: 'BAD_COMPRESSION',
+  /** A data-lake batch whose sequences disagree with its file name or the requested range. */
+  BATCH_MISMATCH: 'BATCH_MISMATCH',
+  /** A bad option or argument from the caller (not bytes read from outside). */
+  INVALID_ARGUMENT: 'INVALID_ARGUMENT',
 } as const;
 export type LedgerMetaErrorCode = (typeof LedgerMetaErrorCode)[keyof typeof LedgerMetaErrorCode];
 

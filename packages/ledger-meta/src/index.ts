@@ -1,9 +1,23 @@
-// @strata/ledger-meta: ledger sources, event and change extraction (synthetic networks come later).
+// @strata/ledger-meta: ledger sources (record streams, SEP-54 data lakes), event and change extraction, and a
+// deterministic synthetic-network generator writing the same formats.
 // Every function here is either synchronous and stateless (extraction, in-memory iteration: callable from any thread
 // or worker) or an async iterator over one file that holds no state beyond the iterator itself.
 
 export type { FoldOptions, LedgerBatch, LedgerEntryChangeKind } from './change-fold.js';
 export { LEDGER_ENTRY_CHANGE, LedgerChangeFold } from './change-fold.js';
+export type { BatchLocation, DataLakeConfig, DataLakeRange, DataLakeWriterOptions } from './datalake.js';
+export {
+  batchLocation,
+  DATA_LAKE_CONFIG_FILE,
+  DATA_LAKE_MANIFEST_VERSION,
+  DataLakeWriter,
+  DEFAULT_BATCHES_PER_PARTITION,
+  DEFAULT_LEDGERS_PER_BATCH,
+  encodeLedgerCloseMetaBatch,
+  MAX_BATCH_BYTES,
+  readDataLake,
+  readDataLakeConfig,
+} from './datalake.js';
 export type { LedgerMetaErrorContext } from './errors.js';
 export { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 export type { ContractEventRecord, ContractEventStage } from './events.js';
@@ -14,6 +28,8 @@ export {
   TRANSACTION_EVENT_STAGE,
   toidString,
 } from './events.js';
+export type { GeneratedEvent, GeneratedLedger, GeneratorOptions } from './generator.js';
+export { generateNetwork, resolveGeneratorOptions, SYNTHETIC_NETWORK_PASSPHRASE } from './generator.js';
 export type { LedgerExtract, LedgerHeaderInfo, RecordLocation } from './ledger-close-meta.js';
 export {
   extractLedger,
@@ -29,5 +45,6 @@ export {
   iterateLedgerCloseMetaRecords,
   readLedgerCloseMetaStream,
 } from './stream.js';
+export { encodeLedgerStream, LedgerStreamWriter, writeLedgerStream } from './stream-writer.js';
 export { LCM_SCHEMA_XDR_VERSION } from './xdr-schema.js';
 export { MAX_XDR_DEPTH } from './xdr-walker.js';
