@@ -1,0 +1,95 @@
+// terms.derive: events/s (and terms/s) hashed to index terms from stored payload bytes, against the baseline of
+// decoding each ContractEvent with @stellar/stellar-base and hashing the re-serialized parts; and postfilter: events/s
+// through a 5-filter v1 request, against the same request matched on stellar-base decodes. Same seeded corpus.
+import { xxh3 } from '@node-rs/xxhash';
+import { runBench } from '@strata/bench';
+import { encodeContractStrkey } from '@strata/ledger-key';
+import fc from 'fast-check';
+import {
+  compilePostFilter,
+  compileV1Filters,
+  deriveTerms,
+  PAYLOAD_HEADER_LENGTH,
+  validateGetEventsV1,
+} from '../src/index.js';
+import { CONTRACTS, oracleDecode, payloadArb, TOPIC_VOCABULARY } from '../test/arbitraries.js';
+
+const EVENTS = 4096;
+const payloads = fc.sample(payloadArb, { numRuns: EVENTS, seed: 20260805 }).map((p) => p.bytes);
+const termsPerEvent = payloads.reduce((n, p) => n + deriveTerms(p).length, 0) / EVENTS;
+
+function hashOracle(field: number, value: Uint8Array): bigint {
+  const buf = new Uint8Array(value.length + 1);
+  buf[0] = field;
+  buf.set(value, 1);
+  return xxh3.xxh128(buf);
+}
+
+const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+const request = validateGetEventsV1({
+  startLedger: 2,
+  filters: CONTRACTS.map((c, i) => ({
+    contractIds: [encodeContractStrkey(c)],
+    topics: [
+      [b64(TOPIC_VOCABULARY[i]!), '**'],
+      [b64(TOPIC_VOCABULARY[i + 1]!), '*'],
+    ],
+  })).concat([{ contractIds: [], topics: [[b64(TOPIC_VOCABULARY[6]!)]] }]),
+});
+const postFilter = compilePostFilter(compileV1Filters(request.filters));
+const hexOf = (b: Uint8Array | undefined) => (b === undefined ? '' : Buffer.from(b).toString('hex'));
+
+await runBench(async (bench) => {
+  await bench.throughput('terms.derive', {
+    subject: {
+      name: 'deriveTerms over payload bytes (zero-copy views)',
+      fn: () => {
+        for (const p of payloads) deriveTerms(p);
+      },
+      opsPerCall: EVENTS,
+    },
+    baseline: {
+      name: 'decode with @stellar/stellar-base, then hash',
+      fn: () => {
+        for (const p of payloads) {
+          const ev = oracleDecode(p.subarray(PAYLOAD_HEADER_LENGTH));
+          hashOracle(5, Uint8Array.of(0, 0, 0, ev.type));
+          if (ev.contractId) hashOracle(0, ev.contractId);
+          hashOracle(6, Uint8Array.of(Math.min(ev.topics.length, 5)));
+          for (let i = 0; i < Math.min(ev.topics.length, 4); i++) hashOracle(1 + i, ev.topics[i]!);
+        }
+      },
+      opsPerCall: EVENTS,
+    },
+    target: { value: 1_000_000 },
+    note: `events/s; ${termsPerEvent.toFixed(2)} terms per event on this corpus`,
+  });
+  await bench.throughput('postfilter.v1-5-filters', {
+    subject: {
+      name: 'compiled post-filter over payload views',
+      fn: () => {
+        for (const p of payloads) postFilter(p);
+      },
+      opsPerCall: EVENTS,
+    },
+    baseline: {
+      name: 'decode with @stellar/stellar-base, SDK-style match',
+      fn: () => {
+        for (const p of payloads) {
+          const ev = oracleDecode(p.subarray(PAYLOAD_HEADER_LENGTH));
+          request.filters.some(
+            (f) =>
+              (f.contractIds.length === 0 || f.contractIds.some((c) => hexOf(c) === hexOf(ev.contractId))) &&
+              f.topics.some(
+                (t) =>
+                  (t.trailingAny ? ev.topics.length >= t.segments.length : ev.topics.length === t.segments.length) &&
+                  t.segments.every((s, i) => s === '*' || hexOf(s) === hexOf(ev.topics[i])),
+              ),
+          );
+        }
+      },
+      opsPerCall: EVENTS,
+    },
+    target: { value: 1_000_000 },
+  });
+});

@@ -1,0 +1,80 @@
+// TOIDs (SEP-35) and event id strings `%019d-%010d` (spec §2.1; upstream protocol/cursor.go, toid): formatting,
+// strict parsing, and the (ledger, tx, op, event) total order that string order reproduces.
+import { EventsError, EventsErrorCode } from './errors.js';
+
+/** The four coordinates of an event (spec §2.2). */
+export interface EventPosition {
+  ledger: number;
+  tx: number;
+  op: number;
+  event: number;
+}
+
+/** Field limits of a TOID: ledger is a positive int32, tx 20 bits, op 12 bits; event is a uint32. */
+export const MAX_LEDGER = 0x7fffffff;
+export const TX_MASK = 0xfffff; // 1,048,575: also the AfterAllTxs sentinel
+export const OP_MASK = 0xfff; // 4,095: also the AfterTx sentinel
+export const MAX_EVENT_INDEX = 0xffffffff;
+
+/** `MaxCursor` (protocol/cursor.go): the largest position; its ledger is replaced for the window-end sentinel. */
+export const MAX_POSITION: Readonly<EventPosition> = Object.freeze({
+  ledger: MAX_LEDGER,
+  tx: TX_MASK,
+  op: OP_MASK,
+  event: MAX_EVENT_INDEX,
+});
+
+function badId(detail: string): never {
+  throw new EventsError(EventsErrorCode.BAD_EVENT_ID, detail);
+}
+
+function checkPosition(p: EventPosition): void {
+  if (!Number.isInteger(p.ledger) || p.ledger < 0 || p.ledger > MAX_LEDGER) badId(`ledger ${p.ledger} out of range`);
+  if (!Number.isInteger(p.tx) || p.tx < 0 || p.tx > TX_MASK) badId(`tx ${p.tx} out of range`);
+  if (!Number.isInteger(p.op) || p.op < 0 || p.op > OP_MASK) badId(`op ${p.op} out of range`);
+  if (!Number.isInteger(p.event) || p.event < 0 || p.event > MAX_EVENT_INDEX) badId(`event ${p.event} out of range`);
+}
+
+/** `(ledger << 32) | (tx << 12) | op` as a non-negative int64. */
+export function toid(ledger: number, tx: number, op: number): bigint {
+  checkPosition({ ledger, tx, op, event: 0 });
+  return (BigInt(ledger) << 32n) | BigInt(tx * 4096 + op);
+}
+
+/** Splits a TOID into (ledger, tx, op). Rejects negative values and values above int64. */
+export function parseToid(value: bigint): { ledger: number; tx: number; op: number } {
+  if (value < 0n || value > 0x7fffffffffffffffn) badId(`TOID ${value} out of range`);
+  const low = Number(value & 0xffffffffn);
+  return { ledger: Number(value >> 32n), tx: Math.floor(low / 4096), op: low % 4096 };
+}
+
+/** The event id string `%019d-%010d` of a position. */
+export function formatEventId(p: EventPosition): string {
+  checkPosition(p);
+  const t = (BigInt(p.ledger) << 32n) | BigInt(p.tx * 4096 + p.op);
+  return `${t.toString().padStart(19, '0')}-${p.event.toString().padStart(10, '0')}`;
+}
+
+const ID_PATTERN = /^(\d{19})-(\d{10})$/;
+
+/**
+ * Strict parse of an id this package (or stellar-rpc) formatted: exactly 19 digits, '-', 10 digits, TOID within
+ * int64, event within uint32. Use parseV1Cursor for the lenient form the v1 API accepts from clients.
+ */
+export function parseEventId(id: string): EventPosition {
+  const m = ID_PATTERN.exec(id);
+  if (m === null) badId(`invalid event id ${JSON.stringify(id)}: want %019d-%010d`);
+  const event = Number(m[2]);
+  if (event > MAX_EVENT_INDEX) badId(`invalid event id ${JSON.stringify(id)}: event index out of range`);
+  return { ...parseToid(BigInt(m[1]!)), event };
+}
+
+/** Compares positions by (ledger, tx, op, event): negative, zero or positive. Equals string order of the ids. */
+export function comparePositions(a: EventPosition, b: EventPosition): number {
+  return a.ledger - b.ledger || a.tx - b.tx || a.op - b.op || a.event - b.event;
+}
+
+/** Compares two id strings in event order. Fixed-width decimal, so plain string comparison is exact. */
+export function compareEventIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,304 @@
+// The stored event payload (spec §2.3; upstream rpcv2/events/payload.go): a 61-byte versioned header followed by
+// the raw ContractEvent XDR, identical bytes in the hot and cold tiers, and the zero-copy views over it that term
+// derivation and the post-filter use instead of decoding the XDR.
+import { LedgerKeyError, readScVal, type ScValView } from '@strata/ledger-key';
+import { EventsError, EventsErrorCode } from './errors.js';
+
+/** Payload format versions. 0x01: the rpcv2 layout (header 61 bytes, then ContractEvent XDR). */
+export const PAYLOAD_VERSION = 0x01;
+/** Bytes before the ContractEvent XDR. */
+export const PAYLOAD_HEADER_LENGTH = 61;
+
+// Header field offsets (big-endian integers), in the order payload.go writes them.
+const OFF_TX_HASH = 1;
+const OFF_LEDGER = 33;
+const OFF_TX_INDEX = 37;
+const OFF_OP_INDEX = 41;
+const OFF_CLOSED_AT = 45;
+const OFF_EVENT_INDEX = 53;
+const OFF_XDR_LENGTH = 57;
+
+/** ContractEventType (XDR enum). DIAGNOSTIC is never stored since protocol 23 but stays a valid value. */
+export const CONTRACT_EVENT_TYPE = { SYSTEM: 0, CONTRACT: 1, DIAGNOSTIC: 2 } as const;
+export type ContractEventType = (typeof CONTRACT_EVENT_TYPE)[keyof typeof CONTRACT_EVENT_TYPE];
+const MAX_EVENT_TYPE = 2;
+
+/** The header fields of a payload plus the ContractEvent XDR they wrap. */
+export interface EventPayload {
+  /** 32-byte transaction hash. */
+  txHash: Uint8Array;
+  ledger: number;
+  /** 1-based apply order, or the sentinels 0 / 1048575 for ledger-level events (spec §2.2). */
+  txIndex: number;
+  /** 0-based operation index, or 4095 for AfterTx events. */
+  opIndex: number;
+  /** Ledger close time, unix seconds (an i64 on disk; must be a safe integer here). */
+  ledgerClosedAt: number;
+  eventIndex: number;
+  /** Raw XDR of one ContractEvent. */
+  contractEvent: Uint8Array;
+}
+
+function badArgument(field: string, detail: string): never {
+  throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
+}
+
+function checkU32(value: number, field: string): void {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) badArgument(field, `not a u32: ${value}`);
+}
+
+/** Encodes a payload. The ContractEvent XDR is validated first, so every encoded payload decodes. */
+export function encodePayload(payload: EventPayload): Uint8Array {
+  if (payload.txHash.length !== 32) badArgument('txHash', `must be 32 bytes, got ${payload.txHash.length}`);
+  checkU32(payload.ledger, 'ledger');
+  checkU32(payload.txIndex, 'txIndex');
+  checkU32(payload.opIndex, 'opIndex');
+  checkU32(payload.eventIndex, 'eventIndex');
+  if (!Number.isSafeInteger(payload.ledgerClosedAt)) badArgument('ledgerClosedAt', 'must be a safe integer');
+  validateContractEvent(payload.contractEvent, 0);
+  const out = new Uint8Array(PAYLOAD_HEADER_LENGTH + payload.contractEvent.length);
+  const dv = new DataView(out.buffer);
+  out[0] = PAYLOAD_VERSION;
+  out.set(payload.txHash, OFF_TX_HASH);
+  dv.setUint32(OFF_LEDGER, payload.ledger);
+  dv.setUint32(OFF_TX_INDEX, payload.txIndex);
+  dv.setUint32(OFF_OP_INDEX, payload.opIndex);
+  dv.setBigInt64(OFF_CLOSED_AT, BigInt(payload.ledgerClosedAt));
+  dv.setUint32(OFF_EVENT_INDEX, payload.eventIndex);
+  dv.setUint32(OFF_XDR_LENGTH, payload.contractEvent.length);
+  out.set(payload.contractEvent, PAYLOAD_HEADER_LENGTH);
+  return out;
+}
+
+/**
+ * Checks the header of `bytes` (version, minimum length, exact XDR length) and returns the XDR length. Order of
+ * checks follows payload.go: version first (so a future version is reported as such even when short), then length.
+ */
+function checkHeader(bytes: Uint8Array): number {
+  if (bytes.length < 1) throw new EventsError(EventsErrorCode.TRUNCATED, 'empty payload', { offset: 0 });
+  if (bytes[0] !== PAYLOAD_VERSION) {
+    throw new EventsError(
+      EventsErrorCode.UNKNOWN_VERSION,
+      `payload version 0x${bytes[0]!.toString(16).padStart(2, '0')}`,
+      {
+        offset: 0,
+        field: 'version',
+      },
+    );
+  }
+  if (bytes.length < PAYLOAD_HEADER_LENGTH) {
+    throw new EventsError(EventsErrorCode.TRUNCATED, `payload of ${bytes.length} bytes is shorter than its header`, {
+      offset: bytes.length,
+    });
+  }
+  const n = readU32(bytes, OFF_XDR_LENGTH);
+  const rest = bytes.length - PAYLOAD_HEADER_LENGTH;
+  if (n > rest) {
+    throw new EventsError(EventsErrorCode.TRUNCATED, `ContractEvent length ${n} exceeds the ${rest} bytes left`, {
+      offset: OFF_XDR_LENGTH,
+      field: 'contractEventLength',
+    });
+  }
+  if (n !== rest) {
+    throw new EventsError(EventsErrorCode.LENGTH_MISMATCH, `${rest - n} trailing bytes after the ContractEvent`, {
+      offset: PAYLOAD_HEADER_LENGTH + n,
+      field: 'contractEventLength',
+    });
+  }
+  return n;
+}
+
+function readU32(b: Uint8Array, p: number): number {
+  return ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
+}
+
+/** Full decode with validation of header and XDR. The returned byte fields are subarrays of `bytes` (no copy). */
+export function decodePayload(bytes: Uint8Array): EventPayload {
+  checkHeader(bytes);
+  validateContractEvent(bytes, PAYLOAD_HEADER_LENGTH);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const closedAt = dv.getBigInt64(OFF_CLOSED_AT);
+  if (closedAt > BigInt(Number.MAX_SAFE_INTEGER) || closedAt < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, `ledgerClosedAt ${closedAt} is not a safe integer`, {
+      offset: OFF_CLOSED_AT,
+      field: 'ledgerClosedAt',
+    });
+  }
+  return {
+    txHash: bytes.subarray(OFF_TX_HASH, OFF_TX_HASH + 32),
+    ledger: readU32(bytes, OFF_LEDGER),
+    txIndex: readU32(bytes, OFF_TX_INDEX),
+    opIndex: readU32(bytes, OFF_OP_INDEX),
+    ledgerClosedAt: Number(closedAt),
+    eventIndex: readU32(bytes, OFF_EVENT_INDEX),
+    contractEvent: bytes.subarray(PAYLOAD_HEADER_LENGTH),
+  };
+}
+
+function badXdr(offset: number, detail: string, cause?: unknown): never {
+  throw new EventsError(EventsErrorCode.BAD_XDR, detail, cause === undefined ? { offset } : { offset, cause });
+}
+
+/**
+ * Offsets of the fixed-position parts of a ContractEvent starting at `p`: ExtensionPoint (v must be 0), optional
+ * ContractID, type, body discriminant (must be 0), topic count. Returns the offset of the first topic.
+ */
+function readEventPrefix(
+  b: Uint8Array,
+  p: number,
+): { contract: number; type: number; topicCount: number; topics: number } {
+  if (b.length - p < 8) badXdr(b.length, 'ContractEvent truncated');
+  if (readU32(b, p) !== 0) badXdr(p, 'ContractEvent.ext: unknown ExtensionPoint arm');
+  const present = readU32(b, p + 4);
+  if (present > 1) badXdr(p + 4, 'ContractEvent.contractID: bad optional flag');
+  const contract = present === 1 ? p + 8 : -1;
+  const typeAt = p + 8 + (present === 1 ? 32 : 0);
+  if (b.length - typeAt < 12) badXdr(b.length, 'ContractEvent truncated');
+  const type = readU32(b, typeAt);
+  if (type > MAX_EVENT_TYPE) badXdr(typeAt, `ContractEvent.type ${type} outside the enum`);
+  // upstream index.go: a body version other than V0 is a hard error (a contract-id-only index would hide it).
+  if (readU32(b, typeAt + 4) !== 0) badXdr(typeAt + 4, 'ContractEvent.body: unsupported body version');
+  return { contract, type, topicCount: readU32(b, typeAt + 8), topics: typeAt + 12 };
+}
+
+/** Reads one ScVal at `p`, mapping ledger-key's errors into BAD_XDR with this buffer's offset. */
+function scValAt(b: Uint8Array, p: number): ScValView {
+  try {
+    return readScVal(b, p);
+  } catch (error) {
+    if (error instanceof LedgerKeyError) badXdr(error.offset >= 0 ? error.offset : p, error.message, error);
+    throw error;
+  }
+}
+
+/** Validates the ContractEvent XDR from `start` to the end of `b` (must be consumed exactly). */
+function validateContractEvent(b: Uint8Array, start: number): void {
+  const prefix = readEventPrefix(b, start);
+  // A count larger than the bytes left could ever hold (4 bytes per ScVal minimum) is rejected before the loop.
+  if (prefix.topicCount > (b.length - prefix.topics) / 4)
+    badXdr(prefix.topics - 4, 'topic count exceeds the bytes left');
+  let q = prefix.topics;
+  for (let i = 0; i < prefix.topicCount; i++) q += scValAt(b, q).xdr.length;
+  q += scValAt(b, q).xdr.length;
+  if (q !== b.length) badXdr(q, `${b.length - q} trailing bytes after ContractEvent`);
+}
+
+/**
+ * A zero-copy view over one stored payload. Construction checks the header and the fixed-position XDR prefix
+ * (cheap, O(1)); topics and the value are located lazily by walking the ScVals, each walk done at most once per
+ * view. Every accessor returns subarrays of the caller's bytes, valid as long as those bytes are not mutated.
+ * Topic walks validate the ScVals they cross, so a view over corrupt bytes throws BAD_XDR rather than misreading.
+ */
+export class PayloadView {
+  readonly bytes: Uint8Array;
+  readonly type: ContractEventType;
+  readonly topicCount: number;
+  private readonly contractAt: number;
+  private readonly topicsAt: number;
+  /** Offsets of topic i (and, at index topicCount, of the value), filled as far as walked so far. */
+  private readonly walked: number[];
+
+  constructor(bytes: Uint8Array) {
+    checkHeader(bytes);
+    const prefix = readEventPrefix(bytes, PAYLOAD_HEADER_LENGTH);
+    this.bytes = bytes;
+    this.type = prefix.type as ContractEventType;
+    this.topicCount = prefix.topicCount;
+    this.contractAt = prefix.contract;
+    this.topicsAt = prefix.topics;
+    this.walked = [prefix.topics];
+  }
+
+  get ledger(): number {
+    return readU32(this.bytes, OFF_LEDGER);
+  }
+  get txIndex(): number {
+    return readU32(this.bytes, OFF_TX_INDEX);
+  }
+  get opIndex(): number {
+    return readU32(this.bytes, OFF_OP_INDEX);
+  }
+  get eventIndex(): number {
+    return readU32(this.bytes, OFF_EVENT_INDEX);
+  }
+  get txHash(): Uint8Array {
+    return this.bytes.subarray(OFF_TX_HASH, OFF_TX_HASH + 32);
+  }
+  get ledgerClosedAt(): number {
+    return Number(new DataView(this.bytes.buffer, this.bytes.byteOffset).getBigInt64(OFF_CLOSED_AT));
+  }
+  /** The raw ContractEvent XDR. */
+  get contractEvent(): Uint8Array {
+    return this.bytes.subarray(PAYLOAD_HEADER_LENGTH);
+  }
+  /** The 32-byte contract hash, or undefined for an event without a contract id. */
+  get contractId(): Uint8Array | undefined {
+    return this.contractAt < 0 ? undefined : this.bytes.subarray(this.contractAt, this.contractAt + 32);
+  }
+
+  /** Offset of topic `i` (i === topicCount gives the value), walking forward from the furthest known point. */
+  private offsetOf(i: number): number {
+    const walked = this.walked;
+    while (walked.length <= i) {
+      const at = walked[walked.length - 1]!;
+      walked.push(at + scValAt(this.bytes, at).xdr.length);
+    }
+    return walked[i]!;
+  }
+
+  /** Raw XDR of topic `i` (0-based), or undefined when the event has no such topic. */
+  topic(i: number): Uint8Array | undefined {
+    if (i < 0 || i >= this.topicCount) return undefined;
+    const at = this.offsetOf(i);
+    return this.bytes.subarray(at, this.offsetOf(i + 1));
+  }
+
+  /** Raw XDR of the event's data ScVal. */
+  value(): Uint8Array {
+    const at = this.offsetOf(this.topicCount);
+    return scValAt(this.bytes, at).xdr;
+  }
+
+  /** Start offset of the first topic within `bytes` (for callers that walk topics themselves). */
+  get topicsOffset(): number {
+    return this.topicsAt;
+  }
+}
+
+/** A PayloadView over `bytes` (header and XDR prefix checked; see PayloadView). */
+export function viewPayload(bytes: Uint8Array): PayloadView {
+  return new PayloadView(bytes);
+}
+
+/** Encodes a ContractEvent XDR from its parts (tests, tools and fixtures build events with it). */
+export function encodeContractEvent(event: {
+  contractId?: Uint8Array;
+  type: ContractEventType;
+  topics: readonly Uint8Array[];
+  value: Uint8Array;
+}): Uint8Array {
+  const contractLen = event.contractId === undefined ? 0 : 32;
+  if (event.contractId !== undefined && event.contractId.length !== 32) badArgument('contractId', 'must be 32 bytes');
+  let size = 4 + 4 + contractLen + 4 + 4 + 4 + event.value.length;
+  for (const t of event.topics) size += t.length;
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  let p = 4; // ext v = 0
+  dv.setUint32(p, event.contractId === undefined ? 0 : 1);
+  p += 4;
+  if (event.contractId !== undefined) {
+    out.set(event.contractId, p);
+    p += 32;
+  }
+  dv.setUint32(p, event.type);
+  dv.setUint32(p + 4, 0); // body v0
+  dv.setUint32(p + 8, event.topics.length);
+  p += 12;
+  for (const t of event.topics) {
+    out.set(t, p);
+    p += t.length;
+  }
+  out.set(event.value, p);
+  validateContractEvent(out, 0);
+  return out;
+}

@@ -1,0 +1,102 @@
+// fast-check arbitraries for events and filters, and the @stellar/stellar-base oracle that decodes them
+// independently of this package (shared by the property tests and the bench).
+import { xdr } from '@stellar/stellar-base';
+import fc from 'fast-check';
+import { type ContractEventType, type EventPayload, encodeContractEvent, encodePayload } from '../src/index.js';
+
+/** A small vocabulary so random filters hit random events often: symbols, u32s, an address, a string. */
+export const TOPIC_VOCABULARY: readonly Uint8Array[] = [
+  ...['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'transfer'].map((s) => xdr.ScVal.scvSymbol(s).toXDR()),
+  ...[0, 1, 7].map((n) => xdr.ScVal.scvU32(n).toXDR()),
+  xdr.ScVal.scvString('native').toXDR(),
+  xdr.ScVal.scvBytes(Buffer.alloc(5, 3)).toXDR(),
+  xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('v'), xdr.ScVal.scvI64(xdr.Int64.fromString('-5'))]).toXDR(),
+].map((b) => new Uint8Array(b));
+
+export const CONTRACTS: readonly Uint8Array[] = [0xc0, 0xc1, 0xc2, 0xc3].map((b) => {
+  const id = new Uint8Array(32).fill(7);
+  id[0] = b;
+  return id;
+});
+
+export const topicArb = fc.constantFrom(...TOPIC_VOCABULARY);
+
+export interface EventParts {
+  contractId?: Uint8Array;
+  type: ContractEventType;
+  topics: Uint8Array[];
+  value: Uint8Array;
+}
+
+export const eventPartsArb: fc.Arbitrary<EventParts> = fc
+  .record({
+    contract: fc.option(fc.constantFrom(...CONTRACTS), { nil: undefined }),
+    type: fc.constantFrom<ContractEventType>(0, 1, 2),
+    topics: fc.array(topicArb, { maxLength: 6 }),
+    value: topicArb,
+  })
+  .map(({ contract, type, topics, value }) =>
+    contract === undefined ? { type, topics, value } : { contractId: contract, type, topics, value },
+  );
+
+export const payloadFieldsArb = fc.record({
+  txHash: fc.uint8Array({ minLength: 32, maxLength: 32 }),
+  ledger: fc.integer({ min: 0, max: 0xffffffff }),
+  txIndex: fc.integer({ min: 0, max: 0xffffffff }),
+  opIndex: fc.integer({ min: 0, max: 0xffffffff }),
+  ledgerClosedAt: fc.maxSafeInteger(),
+  eventIndex: fc.integer({ min: 0, max: 0xffffffff }),
+});
+
+export const payloadArb: fc.Arbitrary<{
+  fields: Omit<EventPayload, 'contractEvent'>;
+  parts: EventParts;
+  bytes: Uint8Array;
+}> = fc.record({ fields: payloadFieldsArb, parts: eventPartsArb }).map(({ fields, parts }) => ({
+  fields,
+  parts,
+  bytes: encodePayload({ ...fields, contractEvent: encodeContractEvent(parts) }),
+}));
+
+/** The oracle's decoded form: everything read by stellar-base, bytes re-serialized by stellar-base. */
+export interface OracleEvent {
+  type: number;
+  contractId: Uint8Array | undefined;
+  topics: Uint8Array[];
+  value: Uint8Array;
+}
+
+export function oracleDecode(contractEventXdr: Uint8Array): OracleEvent {
+  const ev = xdr.ContractEvent.fromXDR(Buffer.from(contractEventXdr));
+  const v0 = ev.body().v0();
+  const cid = ev.contractId();
+  return {
+    type: ev.type().value,
+    contractId: cid === null || cid === undefined ? undefined : new Uint8Array(cid as unknown as Buffer),
+    topics: v0.topics().map((t) => new Uint8Array(t.toXDR())),
+    value: new Uint8Array(v0.data().toXDR()),
+  };
+}
+
+/** The oracle's own ContractEvent encoding (stellar-base builds it), to cross-check encodeContractEvent. */
+export function oracleEncode(parts: EventParts): Uint8Array {
+  const ev = new xdr.ContractEvent({
+    ext: new xdr.ExtensionPoint(0),
+    contractId: (parts.contractId === undefined ? null : Buffer.from(parts.contractId)) as never,
+    type: [xdr.ContractEventType.system(), xdr.ContractEventType.contract(), xdr.ContractEventType.diagnostic()][
+      parts.type
+    ]!,
+    body: new xdr.ContractEventBody(
+      0,
+      new xdr.ContractEventV0({
+        topics: parts.topics.map((t) => xdr.ScVal.fromXDR(Buffer.from(t))),
+        data: xdr.ScVal.fromXDR(Buffer.from(parts.value)),
+      }),
+    ),
+  });
+  return new Uint8Array(ev.toXDR());
+}
+
+export function hex(b: Uint8Array | undefined): string | undefined {
+  return b === undefined ? undefined : Buffer.from(b).toString('hex');
+}

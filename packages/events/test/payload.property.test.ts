@@ -1,0 +1,164 @@
+// Stored payload and its views against @stellar/stellar-base. Properties:
+// 1. decodePayload(encodePayload(p)) returns every header field and the exact ContractEvent bytes.
+// 2. encodeContractEvent equals stellar-base's own encoding of the same event.
+// 3. PayloadView (type, contract id, topic count, topic i, value) equals the stellar-base decode.
+// 4. Any other version byte is UNKNOWN_VERSION at offset 0; any length change is TRUNCATED or LENGTH_MISMATCH with
+//    the offset of the problem; any single flipped byte inside the XDR either decodes to a valid event or throws
+//    EventsError (never another error type).
+import { propertyParams } from '@strata/test-kit';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodePayload, EventsError, encodeContractEvent, PAYLOAD_HEADER_LENGTH, viewPayload } from '../src/index.js';
+import { eventPartsArb, hex, oracleDecode, oracleEncode, payloadArb } from './arbitraries.js';
+
+describe('payload', () => {
+  it('1. round trip', () => {
+    fc.assert(
+      fc.property(payloadArb, ({ fields, parts, bytes }) => {
+        const d = decodePayload(bytes);
+        expect({ ...d, txHash: hex(d.txHash), contractEvent: hex(d.contractEvent) }).toEqual({
+          ...fields,
+          txHash: hex(fields.txHash),
+          contractEvent: hex(encodeContractEvent(parts)),
+        });
+      }),
+      propertyParams(),
+    );
+  });
+
+  it('2. encodeContractEvent == stellar-base encoding', () => {
+    fc.assert(
+      fc.property(eventPartsArb, (parts) => {
+        expect(hex(encodeContractEvent(parts))).toBe(hex(oracleEncode(parts)));
+      }),
+      propertyParams(),
+    );
+  });
+
+  it('3. views == stellar-base decode', () => {
+    fc.assert(
+      fc.property(payloadArb, ({ bytes }) => {
+        const view = viewPayload(bytes);
+        const oracle = oracleDecode(bytes.subarray(PAYLOAD_HEADER_LENGTH));
+        expect(view.type).toBe(oracle.type);
+        expect(hex(view.contractId)).toBe(hex(oracle.contractId));
+        expect(view.topicCount).toBe(oracle.topics.length);
+        // Random access order: later topics first, to exercise the cached walk.
+        for (let i = oracle.topics.length - 1; i >= 0; i--) expect(hex(view.topic(i))).toBe(hex(oracle.topics[i]));
+        expect(view.topic(oracle.topics.length)).toBeUndefined();
+        expect(hex(view.value())).toBe(hex(oracle.value));
+      }),
+      propertyParams(),
+    );
+  });
+
+  it('4a. unknown version → UNKNOWN_VERSION at offset 0', () => {
+    fc.assert(
+      fc.property(
+        payloadArb,
+        fc.integer({ min: 0, max: 255 }).filter((v) => v !== 1),
+        ({ bytes }, version) => {
+          const bad = bytes.slice();
+          bad[0] = version;
+          const error = catchError(() => decodePayload(bad));
+          expect(error.code).toBe('UNKNOWN_VERSION');
+          expect(error.offset).toBe(0);
+        },
+      ),
+      propertyParams(),
+    );
+  });
+
+  it('4b. length mismatch and truncation carry the offset', () => {
+    fc.assert(
+      fc.property(payloadArb, fc.integer({ min: 1, max: 8 }), ({ bytes }, extra) => {
+        const longer = new Uint8Array(bytes.length + extra);
+        longer.set(bytes);
+        const e1 = catchError(() => decodePayload(longer));
+        expect(e1.code).toBe('LENGTH_MISMATCH');
+        expect(e1.offset).toBe(bytes.length);
+        const shorter = bytes.subarray(0, bytes.length - Math.min(extra, bytes.length - PAYLOAD_HEADER_LENGTH));
+        const e2 = catchError(() => decodePayload(shorter));
+        expect(e2.code).toBe('TRUNCATED');
+        expect(e2.offset).toBe(57);
+        expect(catchError(() => decodePayload(bytes.subarray(0, 30))).code).toBe('TRUNCATED');
+      }),
+      propertyParams(),
+    );
+  });
+
+  it('4c. flipped XDR bytes never escape as another error type', () => {
+    fc.assert(
+      fc.property(payloadArb, fc.nat(), fc.integer({ min: 1, max: 255 }), ({ bytes }, at, delta) => {
+        const bad = bytes.slice();
+        const i = PAYLOAD_HEADER_LENGTH + (at % (bytes.length - PAYLOAD_HEADER_LENGTH));
+        bad[i] = (bad[i]! + delta) & 0xff;
+        try {
+          decodePayload(bad);
+        } catch (error) {
+          expect(error).toBeInstanceOf(EventsError);
+        }
+      }),
+      propertyParams({ numRuns: 300 }),
+    );
+  });
+
+  it('golden: a fixed payload has the fixed bytes', () => {
+    const contractEvent = encodeContractEvent({ type: 1, topics: [], value: Uint8Array.of(0, 0, 0, 1) });
+    const bytes = decodePayload(
+      Uint8Array.from([
+        1,
+        ...new Array(32).fill(0xab),
+        0,
+        0,
+        0,
+        5,
+        0,
+        0,
+        0,
+        1,
+        0,
+        0,
+        0,
+        2,
+        0,
+        0,
+        0,
+        0,
+        0x66,
+        0x2a,
+        0x99,
+        0x9e,
+        0,
+        0,
+        0,
+        3,
+        0,
+        0,
+        0,
+        contractEvent.length,
+        ...contractEvent,
+      ]),
+    );
+    expect({ ...bytes, txHash: hex(bytes.txHash), contractEvent: hex(bytes.contractEvent) }).toEqual({
+      txHash: 'ab'.repeat(32),
+      ledger: 5,
+      txIndex: 1,
+      opIndex: 2,
+      ledgerClosedAt: 0x662a999e,
+      eventIndex: 3,
+      // ext 0, no contract, type CONTRACT, body v0, 0 topics, value SCV_VOID.
+      contractEvent: '00000000' + '00000000' + '00000001' + '00000000' + '00000000' + '00000001',
+    });
+  });
+});
+
+function catchError(fn: () => unknown): EventsError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof EventsError) return error;
+    throw error;
+  }
+  throw new Error('expected an EventsError');
+}
