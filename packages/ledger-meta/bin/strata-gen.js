@@ -1,3 +1,5 @@
 #!/usr/bin/env node
 // The `strata-gen` command: runs the built CLI (turbo builds the package before anything runs it).
-import '../dist/cli/strata-gen.js';
+import { main } from '../dist/cli/strata-gen.js';
+
+await main();

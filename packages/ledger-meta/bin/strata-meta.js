@@ -1,3 +1,5 @@
 #!/usr/bin/env node
 // The `strata-meta` command: runs the built CLI (turbo builds the package before anything runs it).
-import '../dist/cli/strata-meta.js';
+import { main } from '../dist/cli/strata-meta.js';
+
+await main();

@@ -122,7 +122,3 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     process.exitCode = 1;
   }
 }
-
-// The bin imports this module; running main on import is its contract (bin/strata-gen.js). Tests import
-// runGenerate / buildProgram with STRATA_GEN_NO_MAIN=1 to keep the import side-effect free.
-if (process.env.STRATA_GEN_NO_MAIN !== '1') await main();
