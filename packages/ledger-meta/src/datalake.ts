@@ -363,7 +363,7 @@ function parseBatch(
     endSequence - startSequence + 1 !== count
   ) {
     throw new LedgerMetaError(
-      LedgerMetaErrorCode.OUT_OF_ORDER,
+      LedgerMetaErrorCode.BATCH_MISMATCH,
       `batch says ${startSequence}..${endSequence} with ${count} ledgers; its name says ${location.batchStart}..${location.batchEnd}`,
       { file, offset: 0, field: 'LedgerCloseMetaBatch' },
     );
@@ -383,7 +383,7 @@ function parseBatch(
     const sequence = readLedgerSequence(lcm, { file, offset });
     if (sequence !== startSequence + i) {
       throw new LedgerMetaError(
-        LedgerMetaErrorCode.OUT_OF_ORDER,
+        LedgerMetaErrorCode.BATCH_MISMATCH,
         `ledger ${sequence} where the batch expects ${startSequence + i}`,
         {
           file,

@@ -163,7 +163,7 @@ describe('readDataLake', () => {
     const shifted = Buffer.from(batch);
     shifted.writeUInt32BE(17, 0);
     await writeFile(path, compress(shifted));
-    expect((await failure(readAll(dir, { from: 16, to: 19 }))).code).toBe('OUT_OF_ORDER');
+    expect((await failure(readAll(dir, { from: 16, to: 19 }))).code).toBe('BATCH_MISMATCH');
 
     // Ledgers in the wrong file: a well-formed batch of ledgers 20..23 stored under the 16..19 name.
     const wrong = encodeLedgerCloseMetaBatch(
