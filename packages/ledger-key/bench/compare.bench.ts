@@ -5,7 +5,7 @@
 // half random pairs (usually decided early), so the figure is neither best nor worst case.
 import { readFileSync } from 'node:fs';
 import { runBench } from '@strata/bench';
-import { fixturePath } from '@strata/test-kit';
+import { fixturePath, seededRandom } from '@strata/test-kit';
 import fc from 'fast-check';
 import { compareLedgerKeys, ledgerKeyOfEntry } from '../src/index.js';
 import { ledgerEntryArb, ledgerKeyArb, ledgerKeyOfTypeArb } from '../test/arbitraries.js';
@@ -15,24 +15,12 @@ import { compareOracleKeys, oracleCompareLedgerKeys, oracleDecodeKey, oracleLedg
 const PAIRS = 4096;
 const SEED = 20260805;
 
-/** A small seeded PRNG (mulberry32) so the pair set is the same on every run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 /** PAIRS pairs over `keys`: half adjacent in sorted order, half random. Returned as two parallel arrays. */
 function buildPairs(keys: readonly Uint8Array[]): { left: Uint8Array[]; right: Uint8Array[] } {
   const decoded = keys.map((bytes) => ({ bytes, key: oracleDecodeKey(bytes) }));
   decoded.sort((a, b) => compareOracleKeys(a.key, b.key));
   const sorted = decoded.map(({ bytes }) => bytes);
-  const random = prng(SEED);
+  const random = seededRandom(SEED);
   const pick = (): Uint8Array => sorted[Math.floor(random() * sorted.length)] as Uint8Array;
   const left: Uint8Array[] = [];
   const right: Uint8Array[] = [];

@@ -12,6 +12,7 @@
 // Before each mutant it writes the input to a progress file, so a hang can be reported with the input that hung.
 import { writeFileSync } from 'node:fs';
 import { xdr } from '@stellar/stellar-base';
+import { seededRandom } from '@strata/test-kit';
 import fc from 'fast-check';
 import {
   compareBucketEntries,
@@ -73,18 +74,6 @@ export interface FuzzReport {
 }
 
 type Kind = 'key' | 'entry' | 'scval' | 'bucket' | 'hot';
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
@@ -169,7 +158,7 @@ function oracleCanonical(kind: Kind, bytes: Uint8Array): Uint8Array | undefined 
 
 /** Runs the fuzz loop and reports; never throws for an engine misbehaviour (that is a failure in the report). */
 export function runFuzz(options: FuzzOptions): FuzzReport {
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   const report: FuzzReport = { iterations: 0, accepted: 0, rejected: 0, codes: {}, failures: [] };
   const fail = (kind: string, original: Uint8Array, mutated: Uint8Array, problem: string): void => {
     if (report.failures.length < 25)

@@ -4,13 +4,11 @@
 // mutant either parses to what stellar-base decodes or throws LedgerKeyError. (2) Hand-made hostile inputs: SCVal
 // nesting 10,000 deep must throw TOO_DEEP (not a stack overflow), and a length or count of 0xFFFFFFFF must throw
 // TRUNCATED / TOO_LONG without allocating anything near that size.
-import { fork } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { xdr } from '@stellar/stellar-base';
 import { typeScriptExecArgv } from '@strata/bench';
-import { tempDir } from '@strata/test-kit';
+import { runChildWithDeadline, tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   compareLedgerKeys,
@@ -24,40 +22,15 @@ import type { FuzzOptions, FuzzReport } from './fuzz-runner.js';
 
 const runnerPath = fileURLToPath(new URL('./fuzz-runner.ts', import.meta.url));
 
-/** Runs the fuzz loop in a child; rejects with the input in flight if the child outlives `killAfterMs`. */
+/** Runs the loops in a child (test-kit's runChildWithDeadline): a hang fails with the input in flight. */
 function runFuzzChild(options: FuzzOptions, killAfterMs: number): Promise<FuzzReport> {
-  return new Promise((resolve, reject) => {
-    const child = fork(runnerPath, ['fuzz-child', JSON.stringify(options)], {
-      execArgv: typeScriptExecArgv(),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let report: FuzzReport | undefined;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      const inFlight = existsSync(options.progressFile) ? readFileSync(options.progressFile, 'utf8').trim() : '(none)';
-      reject(new Error(`fuzz child did not finish within ${killAfterMs} ms (a hang?); input in flight: ${inFlight}`));
-    }, killAfterMs);
-    child.on('message', (message) => {
-      report = message as FuzzReport;
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (report !== undefined) resolve(report);
-      else {
-        const inFlight = existsSync(options.progressFile)
-          ? readFileSync(options.progressFile, 'utf8').trim()
-          : '(none)';
-        reject(
-          new Error(
-            `fuzz child exited (code ${code}, signal ${signal}) without a report; input in flight: ${inFlight}`,
-          ),
-        );
-      }
-    });
+  return runChildWithDeadline<FuzzReport>({
+    script: runnerPath,
+    args: ['fuzz-child', JSON.stringify(options)],
+    execArgv: typeScriptExecArgv(),
+    killAfterMs,
+    progressFile: options.progressFile,
+    label: 'fuzz child',
   });
 }
 

@@ -8,6 +8,7 @@
 //
 // Before each mutant it writes a description to a progress file, so a hang is reported with the input that hung.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { seededRandom } from '@strata/test-kit';
 import {
   extractLedger,
   iterateLedgerCloseMetaRecords,
@@ -43,18 +44,6 @@ function parseStream(bytes: Uint8Array, onRecord?: (record: number, lcm: Uint8Ar
     records++;
   }
   return records;
-}
-
-/** Deterministic 32-bit PRNG (mulberry32), so a failing mutant can be replayed from the seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function runCorruption(options: CorruptionOptions): CorruptionReport {
@@ -111,7 +100,7 @@ export function runCorruption(options: CorruptionOptions): CorruptionReport {
     }
   }
 
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   const started = Date.now();
   const inputs = options.files.map((file) => new Uint8Array(readFileSync(file)));
   while (report.flipMutants < options.maxFlipMutants && Date.now() - started < options.flipBudgetMs) {

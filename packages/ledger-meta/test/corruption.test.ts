@@ -3,12 +3,11 @@
 // test/corruption-runner.ts in a child process killed after a deadline; (3) hand-made framing faults (a mark without
 // its top bit, a length over the cap, a huge length in a small file, ledgers out of order) name the record and
 // offset; (4) the buffered file reader (tiny buffer) yields exactly the records of the in-memory iterator.
-import { fork } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { typeScriptExecArgv } from '@strata/bench';
-import { describeWithFixtures, fixturePath, tempDir } from '@strata/test-kit';
+import { describeWithFixtures, fixturePath, runChildWithDeadline, tempDir } from '@strata/test-kit';
 import { expect, it } from 'vitest';
 import {
   iterateLedgerCloseMetaRecords,
@@ -26,32 +25,15 @@ const smallStreams = [
   fixturePath('stellar-core-lcm', 'InvokeHostFunctionTests', '22df21f5f58e57ba.xdr'), // Soroban tx set and meta
 ];
 
-/** Runs the loops in a child; rejects with the input in flight if the child outlives `killAfterMs`. */
+/** Runs the loops in a child (test-kit's runChildWithDeadline): a hang fails with the input in flight. */
 function runChild(options: CorruptionOptions, killAfterMs: number): Promise<CorruptionReport> {
-  return new Promise((resolve, reject) => {
-    const child = fork(runnerPath, ['corruption-child', JSON.stringify(options)], {
-      execArgv: typeScriptExecArgv(),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let report: CorruptionReport | undefined;
-    const inFlight = () =>
-      existsSync(options.progressFile) ? readFileSync(options.progressFile, 'utf8').trim() : '(none)';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`corruption child did not finish within ${killAfterMs} ms (a hang?); in flight: ${inFlight()}`));
-    }, killAfterMs);
-    child.on('message', (message) => {
-      report = message as CorruptionReport;
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (report !== undefined) resolve(report);
-      else reject(new Error(`corruption child exited (${code}, ${signal}) without a report; in flight: ${inFlight()}`));
-    });
+  return runChildWithDeadline<CorruptionReport>({
+    script: runnerPath,
+    args: ['corruption-child', JSON.stringify(options)],
+    execArgv: typeScriptExecArgv(),
+    killAfterMs,
+    progressFile: options.progressFile,
+    label: 'corruption child',
   });
 }
 
