@@ -103,11 +103,13 @@ export {
 } from './request-v2.js';
 export {
   deriveTerms,
+  deriveTermsInto,
   eventTypeTermKey,
   INDEXED_FIELD_MASK,
   MAX_TERMS_PER_EVENT,
   MAX_TOPIC_POSITIONS,
   TERM_FIELD,
+  TERM_KEY_BYTES,
   TERM_SCHEMA_VERSION,
   type TermField,
   type TermKey,

@@ -1,8 +1,23 @@
 // The stored event payload (spec §2.3; upstream rpcv2/events/payload.go): a 61-byte versioned header followed by
 // the raw ContractEvent XDR, identical bytes in the hot and cold tiers, and the zero-copy views over it that term
 // derivation and the post-filter use instead of decoding the XDR.
-import { LedgerKeyError, readScVal, type ScValView } from '@strata/ledger-key';
+import { LedgerKeyError, readScVal, type ScValView, scValEnd } from '@strata/ledger-key';
 import { EventsError, EventsErrorCode } from './errors.js';
+
+/**
+ * End of the SCVal at `at`, validated by @strata/ledger-key without allocating; corrupt bytes are EventsError BAD_XDR
+ * at the offending offset (views and term derivation validate every value they cross).
+ */
+export function scValEndOrBadXdr(bytes: Uint8Array, at: number): number {
+  try {
+    return scValEnd(bytes, at);
+  } catch (error) {
+    if (error instanceof LedgerKeyError) {
+      throw new EventsError(EventsErrorCode.BAD_XDR, `SCVal: ${error.message}`, { offset: error.offset, cause: error });
+    }
+    throw error;
+  }
+}
 
 /** Payload format versions. 0x01: the rpcv2 layout (header 61 bytes, then ContractEvent XDR). */
 export const PAYLOAD_VERSION = 0x01;
@@ -74,7 +89,7 @@ export function encodePayload(payload: EventPayload): Uint8Array {
  * Checks the header of `bytes` (version, minimum length, exact XDR length) and returns the XDR length. Order of
  * checks follows payload.go: version first (so a future version is reported as such even when short), then length.
  */
-function checkHeader(bytes: Uint8Array): number {
+export function checkHeader(bytes: Uint8Array): number {
   if (bytes.length < 1) throw new EventsError(EventsErrorCode.TRUNCATED, 'empty payload', { offset: 0 });
   if (bytes[0] !== PAYLOAD_VERSION) {
     throw new EventsError(
@@ -143,7 +158,7 @@ function badXdr(offset: number, detail: string, cause?: unknown): never {
  * Offsets of the fixed-position parts of a ContractEvent starting at `p`: ExtensionPoint (v must be 0), optional
  * ContractID, type, body discriminant (must be 0), topic count. Returns the offset of the first topic.
  */
-function readEventPrefix(
+export function readEventPrefix(
   b: Uint8Array,
   p: number,
 ): { contract: number; type: number; topicCount: number; topics: number } {
@@ -187,7 +202,8 @@ function validateContractEvent(b: Uint8Array, start: number): void {
  * A zero-copy view over one stored payload. Construction checks the header and the fixed-position XDR prefix
  * (cheap, O(1)); topics and the value are located lazily by walking the ScVals, each walk done at most once per
  * view. Every accessor returns subarrays of the caller's bytes, valid as long as those bytes are not mutated.
- * Topic walks validate the ScVals they cross, so a view over corrupt bytes throws BAD_XDR rather than misreading.
+ * Topic walks validate the ScVals they cross (ledger-key's scValEnd: full checks, no allocation), so
+ * a view over corrupt bytes throws BAD_XDR rather than misreading.
  */
 export class PayloadView {
   readonly bytes: Uint8Array;
@@ -241,7 +257,7 @@ export class PayloadView {
     const walked = this.walked;
     while (walked.length <= i) {
       const at = walked[walked.length - 1]!;
-      walked.push(at + scValAt(this.bytes, at).xdr.length);
+      walked.push(scValEndOrBadXdr(this.bytes, at));
     }
     return walked[i]!;
   }
@@ -256,7 +272,7 @@ export class PayloadView {
   /** Raw XDR of the event's data ScVal. */
   value(): Uint8Array {
     const at = this.offsetOf(this.topicCount);
-    return scValAt(this.bytes, at).xdr;
+    return this.bytes.subarray(at, scValEndOrBadXdr(this.bytes, at));
   }
 
   /** Start offset of the first topic within `bytes` (for callers that walk topics themselves). */

@@ -1,7 +1,7 @@
 // Index terms (spec §3.3; upstream rpcv2/events/index.go after PR #904): the seven indexed fields of an event,
 // each (field, value) pair hashed to a 16-byte TermKey with XXH3-128 over `[fieldByte] ++ valueBytes`.
-import { xxh3 } from '@node-rs/xxhash';
-import { PayloadView } from './payload.js';
+import { checkHeader, PAYLOAD_HEADER_LENGTH, PayloadView, readEventPrefix, scValEndOrBadXdr } from './payload.js';
+import { XXH3_JS_MAX_INPUT, XXH3_SCRATCH, xxh3ScratchInto, xxh3128Into } from './xxh3.js';
 
 /** Field bytes. Part of every stored index: never renumber. */
 export const TERM_FIELD = {
@@ -29,20 +29,32 @@ export const MAX_TERMS_PER_EVENT = 3 + MAX_TOPIC_POSITIONS;
 /** A 16-byte term key: XXH3-128 (seed 0), low 64 bits little-endian then high 64 bits little-endian. */
 export type TermKey = Uint8Array;
 
-const LOW64 = 0xffffffffffffffffn;
-// One scratch buffer for `[field] ++ value`, grown on demand (term values are usually < 128 bytes).
-let scratch = new Uint8Array(256);
+/** Bytes of one term key. */
+export const TERM_KEY_BYTES = 16;
+
+// Long values (> 239 bytes) are hashed from a buffer of their own through the napi path.
+let longScratch = new Uint8Array(512);
+
+/** Hashes `[field] ++ b[p, end)` into `out[o, o + 16)`. */
+function hashTermInto(field: number, b: Uint8Array, p: number, end: number, out: Uint8Array, o: number): void {
+  const len = end - p + 1;
+  if (len <= XXH3_JS_MAX_INPUT) {
+    const s = XXH3_SCRATCH;
+    s[0] = field;
+    for (let i = 1; i < len; i++) s[i] = b[p + i - 1]!;
+    xxh3ScratchInto(len, out, o);
+    return;
+  }
+  if (longScratch.length < len) longScratch = new Uint8Array(Math.max(len, longScratch.length * 2));
+  longScratch[0] = field;
+  longScratch.set(b.subarray(p, end), 1);
+  xxh3128Into(longScratch, 0, len, out, o);
+}
 
 /** TermKey of (field, value). */
 export function termKey(field: TermField, value: Uint8Array): TermKey {
-  if (scratch.length < value.length + 1) scratch = new Uint8Array(Math.max(value.length + 1, scratch.length * 2));
-  scratch[0] = field;
-  scratch.set(value, 1);
-  const h = xxh3.xxh128(scratch.subarray(0, value.length + 1));
-  const key = new Uint8Array(16);
-  const dv = new DataView(key.buffer);
-  dv.setBigUint64(0, h & LOW64, true);
-  dv.setBigUint64(8, h >> 64n, true);
+  const key = new Uint8Array(TERM_KEY_BYTES);
+  hashTermInto(field, value, 0, value.length, key, 0);
   return key;
 }
 
@@ -78,19 +90,64 @@ export function topicField(i: number): TermField {
   return (TERM_FIELD.TOPIC0 + i) as TermField;
 }
 
+// Precomputed keys of the fields with few values: type 0..2 and topic-count buckets 0..5.
+const TYPE_KEYS = new Uint8Array(3 * TERM_KEY_BYTES);
+for (let t = 0; t < 3; t++) TYPE_KEYS.set(eventTypeTermKey(t), t * TERM_KEY_BYTES);
+const COUNT_KEYS = new Uint8Array((TOPIC_COUNT_OVERFLOW_BUCKET + 1) * TERM_KEY_BYTES);
+for (let n = 0; n <= TOPIC_COUNT_OVERFLOW_BUCKET; n++) COUNT_KEYS.set(topicCountTermKey(n), n * TERM_KEY_BYTES);
+
+function copyKey(from: Uint8Array, at: number, out: Uint8Array, o: number): void {
+  for (let i = 0; i < TERM_KEY_BYTES; i++) out[o + i] = from[at + i]!;
+}
+
+/**
+ * The fast path of term derivation, for the tiers' ingest loops: writes the terms of one stored payload into `out`
+ * from byte `offset` on, 16 bytes each, in deriveTerms order, and returns how many it wrote (2..7). `out` must have
+ * MAX_TERMS_PER_EVENT * 16 bytes free from `offset` (RangeError otherwise). Allocates nothing for topics of up to 239
+ * bytes. Checks the header and the fixed XDR prefix and validates the topics it walks (positions 0..3); like
+ * PayloadView it does not validate the rest of the event, which encodePayload/decodePayload do. Throws EventsError
+ * for malformed bytes.
+ */
+export function deriveTermsInto(payload: Uint8Array, out: Uint8Array, offset = 0): number {
+  if (offset < 0 || out.length - offset < MAX_TERMS_PER_EVENT * TERM_KEY_BYTES) {
+    throw new RangeError(`deriveTermsInto needs ${MAX_TERMS_PER_EVENT * TERM_KEY_BYTES} bytes from offset ${offset}`);
+  }
+  checkHeader(payload);
+  const prefix = readEventPrefix(payload, PAYLOAD_HEADER_LENGTH);
+  let o = offset;
+  copyKey(TYPE_KEYS, prefix.type * TERM_KEY_BYTES, out, o);
+  o += TERM_KEY_BYTES;
+  if (prefix.contract >= 0) {
+    hashTermInto(TERM_FIELD.CONTRACT_ID, payload, prefix.contract, prefix.contract + 32, out, o);
+    o += TERM_KEY_BYTES;
+  }
+  const count = prefix.topicCount;
+  copyKey(COUNT_KEYS, topicCountBucket(count) * TERM_KEY_BYTES, out, o);
+  o += TERM_KEY_BYTES;
+  const n = Math.min(count, MAX_TOPIC_POSITIONS);
+  let at = prefix.topics;
+  for (let i = 0; i < n; i++) {
+    const end = scValEndOrBadXdr(payload, at);
+    hashTermInto(TERM_FIELD.TOPIC0 + i, payload, at, end, out, o);
+    o += TERM_KEY_BYTES;
+    at = end;
+  }
+  return (o - offset) / TERM_KEY_BYTES;
+}
+
+const termsScratch = new Uint8Array(MAX_TERMS_PER_EVENT * TERM_KEY_BYTES);
+
 /**
  * The terms of one stored payload, in upstream's TermsForBytes order: type, contract (if any), topic count, then
- * topics 0..3. One pass over the bytes: the type, contract and count sit at fixed offsets, and the topic walk stops
- * after position 3. Throws EventsError for a malformed payload (including a body version other than V0).
+ * topics 0..3, each a fresh 16-byte array. One pass over the bytes (deriveTermsInto, which the ingest loops should
+ * call directly to avoid the arrays). Throws EventsError for a malformed payload (including a body version other
+ * than V0).
  */
 export function deriveTerms(payload: Uint8Array | PayloadView): TermKey[] {
-  const view = payload instanceof PayloadView ? payload : new PayloadView(payload);
-  const keys: TermKey[] = [eventTypeTermKey(view.type)];
-  const contract = view.contractId;
-  if (contract !== undefined) keys.push(termKey(TERM_FIELD.CONTRACT_ID, contract));
-  keys.push(topicCountTermKey(view.topicCount));
-  const n = Math.min(view.topicCount, MAX_TOPIC_POSITIONS);
-  for (let i = 0; i < n; i++) keys.push(termKey(topicField(i), view.topic(i)!));
+  const bytes = payload instanceof PayloadView ? payload.bytes : payload;
+  const n = deriveTermsInto(bytes, termsScratch, 0);
+  const keys: TermKey[] = [];
+  for (let i = 0; i < n; i++) keys.push(termsScratch.slice(i * TERM_KEY_BYTES, (i + 1) * TERM_KEY_BYTES));
   return keys;
 }
 

@@ -56,7 +56,7 @@ export type {
 export type { ScAddressView } from './sc-address.js';
 export { readScAddress, validateScAddress } from './sc-address.js';
 export type { ScContractInstanceView, ScErrorValue, ScValView } from './scval.js';
-export { readScVal, validateScVal } from './scval.js';
+export { readScVal, scValEnd, validateScVal } from './scval.js';
 export {
   decodeAccountStrkey,
   decodeClaimableBalanceStrkey,

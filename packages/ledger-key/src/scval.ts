@@ -343,6 +343,15 @@ export function readScVal(bytes: Uint8Array, offset?: number): ScValView {
   return new ScValView(bytes.subarray(start, end));
 }
 
+/**
+ * Validates the one SCVal that starts at `offset` (every arm, bounds, padding, bools, depth) and returns the offset
+ * just after it. Allocates nothing: the walker for hot loops over values inside a larger buffer (topics of an event,
+ * entries of a vec) that need bounds, not views. Throws LedgerKeyError like readScVal.
+ */
+export function scValEnd(bytes: Uint8Array, offset: number): number {
+  return skipScVal(bytes, startOffset(bytes, offset), 1);
+}
+
 /** Validates that `bytes` hold exactly one SCVal (every arm, bounds, padding, bools, depth). */
 export function validateScVal(bytes: Uint8Array): void {
   startOffset(bytes, undefined);

@@ -26,6 +26,7 @@ import {
   readScAddress,
   readScVal,
   type ScValView,
+  scValEnd,
   ttlKeyOf,
 } from '../src/index.js';
 
@@ -645,5 +646,19 @@ describe('LedgerEntryView and bucket entry views', () => {
       offset += view.byteLength;
     }
     expect(kinds).toEqual(['meta', 'dead', 'live']);
+  });
+});
+
+describe('scValEnd', () => {
+  it('validates one SCVal inside a buffer and returns where it ends, like readScVal', () => {
+    const symbol = encodeScVal({ type: 'symbol', value: 'transfer' });
+    const amount = encodeScVal({ type: 'i128', value: -5n });
+    const both = new Uint8Array([...symbol, ...amount]);
+    expect(scValEnd(both, 0)).toBe(symbol.length);
+    expect(scValEnd(both, symbol.length)).toBe(both.length);
+    expect(scValEnd(both, 0)).toBe(readScVal(both, 0).xdr.length);
+    // Truncated: the same LedgerKeyError readScVal throws.
+    expect(() => scValEnd(both.subarray(0, both.length - 1), symbol.length)).toThrow(LedgerKeyError);
+    expect(() => scValEnd(both, both.length + 1)).toThrow(LedgerKeyError);
   });
 });
