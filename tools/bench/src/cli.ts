@@ -16,6 +16,14 @@ import {
   runEnvironment,
 } from './results.js';
 
+/** The STRATA_BENCH_* settings that shaped this run, as a prefix of the reproducing command. */
+function benchEnvPrefix(): string {
+  return ['STRATA_BENCH_QUICK', 'STRATA_BENCH_ROUNDS', 'STRATA_BENCH_FILTER']
+    .filter((name) => process.env[name] !== undefined && process.env[name] !== '')
+    .map((name) => `${name}=${process.env[name]} `)
+    .join('');
+}
+
 function runPackage(files: string[]): number {
   const packageDir = process.cwd();
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string };
@@ -62,7 +70,7 @@ function runPackage(files: string[]): number {
   const report: BenchResultsFile = {
     schema: RESULTS_SCHEMA_VERSION,
     package: manifest.name,
-    command: `pnpm --filter ${manifest.name} bench${process.env.STRATA_BENCH_QUICK === '1' ? ' (STRATA_BENCH_QUICK=1)' : ''}`,
+    command: `${benchEnvPrefix()}pnpm --filter ${manifest.name} bench`,
     ...runEnvironment(root),
     results,
     failures,

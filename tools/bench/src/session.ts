@@ -48,12 +48,21 @@ async function timeRound(subject: Subject, into: Timing): Promise<void> {
   for (const sample of stats.samples) into.perOp.push(sample / ops);
 }
 
+function defaultRounds(): number {
+  const fromEnv = Number(process.env.STRATA_BENCH_ROUNDS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 3;
+}
+
 /** Collects the results of one bench file. */
 export class BenchSession {
   readonly results: BenchResult[] = [];
   readonly rounds: number;
 
-  constructor(rounds = quickMode ? 1 : 3) {
+  /**
+   * `rounds` alternations of subject and baseline (default 3, or STRATA_BENCH_ROUNDS). More rounds ride out the
+   * seconds-long phases of host contention our shared VMs show; every sample of every round goes into the median.
+   */
+  constructor(rounds = quickMode ? 1 : defaultRounds()) {
     this.rounds = rounds;
   }
 
