@@ -1,7 +1,7 @@
 // Index terms (spec §3.3; upstream rpcv2/events/index.go after PR #904): the seven indexed fields of an event,
 // each (field, value) pair hashed to a 16-byte TermKey with XXH3-128 over `[fieldByte] ++ valueBytes`.
 import { checkHeader, PAYLOAD_HEADER_LENGTH, PayloadView, readEventPrefix, scValEndOrBadXdr } from './payload.js';
-import { XXH3_JS_MAX_INPUT, XXH3_SCRATCH, xxh3ScratchInto, xxh3128Into } from './xxh3.js';
+import { XXH3_INPUT, XXH3_WASM_MAX_INPUT, xxh3InputInto, xxh3128Into } from './xxh3.js';
 
 /** Field bytes. Part of every stored index: never renumber. */
 export const TERM_FIELD = {
@@ -38,11 +38,12 @@ let longScratch = new Uint8Array(512);
 /** Hashes `[field] ++ b[p, end)` into `out[o, o + 16)`. */
 function hashTermInto(field: number, b: Uint8Array, p: number, end: number, out: Uint8Array, o: number): void {
   const len = end - p + 1;
-  if (len <= XXH3_JS_MAX_INPUT) {
-    const s = XXH3_SCRATCH;
+  if (len <= XXH3_WASM_MAX_INPUT) {
+    // Straight into the wasm module's input area: no intermediate scratch copy.
+    const s = XXH3_INPUT;
     s[0] = field;
     for (let i = 1; i < len; i++) s[i] = b[p + i - 1]!;
-    xxh3ScratchInto(len, out, o);
+    xxh3InputInto(len, out, o);
     return;
   }
   if (longScratch.length < len) longScratch = new Uint8Array(Math.max(len, longScratch.length * 2));

@@ -1,7 +1,8 @@
-// The JavaScript XXH3-128 (src/xxh3.ts) and the topic walk's SCVal bound (scValEndOrBadXdr: ledger-key's scValEnd
-// with errors as EventsError) against their references. Properties:
+// XXH3-128 as term hashing computes it (src/xxh3.ts: WebAssembly up to 240 bytes, napi above) and the topic walk's
+// SCVal bound (scValEndOrBadXdr: ledger-key's scValEnd with errors as EventsError) against their references. Properties:
 // 1. xxh3128Into = @node-rs/xxhash xxh3.xxh128 (low 64 LE, high 64 LE) for every length 0..300 (each code path:
-//    0, 1-3, 4-8, 9-16, 17-128, 129-240, and the napi path above 240) and random contents, at random offsets.
+//    0, 1-3, 4-8, 9-16, 17-128, 129-240 of src/xxh3.wat, and the napi path above 240) and random contents, at random
+//    offsets.
 // 2. scValEndOrBadXdr accepts exactly the SCVals @strata/ledger-key's readScVal accepts, ending at the same offset,
 //    and fails only with EventsError, for the topic vocabulary and random single-byte mutations and truncations.
 import { xxh3 } from '@node-rs/xxhash';
