@@ -32,13 +32,27 @@ export interface FoldOptions {
   wasLive?: (key: Uint8Array) => boolean;
 }
 
+/**
+ * One key's fate. The key is its type plus the field bytes `src[keyStart, keyEnd)`: either a LedgerKey (fields from
+ * offset 4) or the first LedgerEntry that mentioned it. The XDR LedgerKey is built only when needed (sorting the
+ * batch, `dead`, `wasLive`), once per key instead of once per change.
+ */
 interface KeyFate {
-  key: Uint8Array;
+  /** The latin1 string of the key field bytes: the fate's Map key. */
+  id: string;
+  type: number;
+  src: Uint8Array;
+  keyStart: number;
+  keyEnd: number;
+  key: Uint8Array | null;
   /** Whether the key was in the live state before the ledger, as told by the first change that mentions it. */
   existedAtStart: boolean;
   /** The newest LedgerEntry, or null while the key is absent. */
   current: Uint8Array | null;
 }
+
+/** Map slots: one per LedgerEntryType (0..9), and a last one for keys with an unknown type (whole-key ids). */
+const OTHER_TYPES = 10;
 
 /**
  * The fold rules. The first change that mentions a key tells whether it existed when the ledger started:
@@ -65,8 +79,11 @@ interface KeyFate {
  * Not safe for concurrent use; one instance per ledger.
  */
 export class LedgerChangeFold {
-  private readonly fates = new Map<string, KeyFate>();
+  /** Per key type, fates by the latin1 string of the key's field bytes (type-specific maps: no type in the id). */
+  private readonly fates: (Map<string, KeyFate> | undefined)[] = [];
   private readonly wasLive: ((key: Uint8Array) => boolean) | undefined;
+  /** Whether every key came validated (observeFields); keys given to observe() are validated by the sort. */
+  private validated = true;
 
   /** `wasLive(key)`: whether a key first seen as RESTORED was in the live state at the ledger's start. */
   constructor(options: FoldOptions = {}) {
@@ -78,15 +95,52 @@ export class LedgerChangeFold {
    * STATE and RESTORED, null for REMOVED. Arrays are kept, not copied: do not modify them afterwards.
    */
   observe(kind: LedgerEntryChangeKind, key: Uint8Array, entry: Uint8Array | null): void {
-    const id = keyId(key);
-    const fate = this.fates.get(id);
+    this.validated = false;
+    const type = key.length >= 4 ? readType(key) : -1;
+    if (type >= 0 && type < OTHER_TYPES) this.observeFields(kind, type, key, 4, key.length, key, entry);
+    else this.observeFields(kind, OTHER_TYPES, key, 0, key.length, key, entry);
+  }
+
+  /**
+   * Records one change whose key is LedgerEntryType `type` (0..9) with the key field bytes `src[keyStart, keyEnd)`
+   * (validated canonical XDR, as in the LedgerKey after its type). `key`: the XDR LedgerKey if the caller has it, else null (it
+   * is built from the fields when needed). Arrays are kept, not copied.
+   */
+  observeFields(
+    kind: LedgerEntryChangeKind,
+    type: number,
+    src: Uint8Array,
+    keyStart: number,
+    keyEnd: number,
+    key: Uint8Array | null,
+    entry: Uint8Array | null,
+  ): void {
+    let fates = this.fates[type];
+    if (fates === undefined) {
+      fates = new Map();
+      this.fates[type] = fates;
+    }
+    // Valid XDR is canonical (ledger-key rejects other encodings), so bytes = identity.
+    const id = latin1Slice.call(src, keyStart, keyEnd);
+    const fate = fates.get(id);
     if (fate === undefined) {
-      const existedAtStart =
-        kind === LEDGER_ENTRY_CHANGE.STATE ||
-        kind === LEDGER_ENTRY_CHANGE.UPDATED ||
-        kind === LEDGER_ENTRY_CHANGE.REMOVED ||
-        (kind === LEDGER_ENTRY_CHANGE.RESTORED && (this.wasLive === undefined || this.wasLive(key)));
-      this.fates.set(id, { key, existedAtStart, current: kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entry });
+      const fresh: KeyFate = {
+        id,
+        type,
+        src,
+        keyStart,
+        keyEnd,
+        key,
+        existedAtStart:
+          kind === LEDGER_ENTRY_CHANGE.STATE ||
+          kind === LEDGER_ENTRY_CHANGE.UPDATED ||
+          kind === LEDGER_ENTRY_CHANGE.REMOVED,
+        current: kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entry,
+      };
+      if (kind === LEDGER_ENTRY_CHANGE.RESTORED) {
+        fresh.existedAtStart = this.wasLive === undefined || this.wasLive(keyOf(fresh));
+      }
+      fates.set(id, fresh);
       return;
     }
     if (kind === LEDGER_ENTRY_CHANGE.STATE) return;
@@ -95,14 +149,64 @@ export class LedgerChangeFold {
 
   /** The batch: every key that changed, by net effect, each list in key order. */
   finish(): LedgerBatch {
-    const fates = [...this.fates.values()].sort((a, b) => compareLedgerKeys(a.key, b.key));
     const batch: LedgerBatch = { init: [], live: [], dead: [] };
-    for (const fate of fates) {
-      if (fate.current !== null) (fate.existedAtStart ? batch.live : batch.init).push(fate.current);
-      else if (fate.existedAtStart) batch.dead.push(fate.key);
+    // compareLedgerKeys orders by type first, so each type's keys are sorted on their own, types in ascending order.
+    for (let type = 0; type <= OTHER_TYPES; type++) {
+      const fates = this.fates[type];
+      if (fates === undefined) continue;
+      const kept: KeyFate[] = [];
+      for (const fate of fates.values()) {
+        if (fate.current === null && !fate.existedAtStart) continue; // created and removed within the ledger
+        kept.push(fate);
+      }
+      if (this.validated && BYTE_ORDERED[type] === true) {
+        // Validated keys of these types order like their field bytes, and latin1 strings compare like their bytes:
+        // no LedgerKey to build except for `dead`.
+        kept.sort(compareIds);
+      } else {
+        for (const fate of kept) keyOf(fate);
+        // `!`: keyOf above set every key
+        kept.sort((a, b) => compareLedgerKeys(a.key!, b.key!));
+      }
+      for (const fate of kept) {
+        if (fate.current !== null) (fate.existedAtStart ? batch.live : batch.init).push(fate.current);
+        else batch.dead.push(keyOf(fate));
+      }
     }
     return batch;
   }
+}
+
+/**
+ * LedgerEntryTypes whose stellar-core key order (compareLedgerKeys) is the byte order of their validated key fields:
+ * ACCOUNT, TRUSTLINE, CLAIMABLE_BALANCE (discriminant, then fixed-size arms), LIQUIDITY_POOL, CONTRACT_CODE, TTL (a
+ * hash) and CONFIG_SETTING (a non-negative enum). Not OFFER (signed offerID), DATA (string content first) or
+ * CONTRACT_DATA (SCVal order).
+ */
+const BYTE_ORDERED: readonly boolean[] = [true, true, false, false, true, true, false, true, true, true];
+
+function compareIds(a: KeyFate, b: KeyFate): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The fate's XDR LedgerKey, built from its type and field bytes on first use. */
+function keyOf(fate: KeyFate): Uint8Array {
+  if (fate.key !== null) return fate.key;
+  const key = new Uint8Array(4 + fate.keyEnd - fate.keyStart);
+  const type = fate.type;
+  key[0] = type >>> 24;
+  key[1] = (type >>> 16) & 0xff;
+  key[2] = (type >>> 8) & 0xff;
+  key[3] = type & 0xff;
+  // A byte loop: keys are short, and a subarray per key for set() cost more than the copy.
+  const src = fate.src;
+  for (let i = fate.keyStart, o = 4; i < fate.keyEnd; i++, o++) key[o] = src[i]!;
+  fate.key = key;
+  return key;
+}
+
+function readType(b: Uint8Array): number {
+  return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
 }
 
 /**
@@ -112,8 +216,3 @@ export class LedgerChangeFold {
 const latin1Slice = (
   Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }
 ).latin1Slice;
-
-/** A Map key for XDR key bytes. Valid XDR is canonical (ledger-key rejects other encodings), so bytes = identity. */
-function keyId(key: Uint8Array): string {
-  return latin1Slice.call(key, 0, key.length);
-}

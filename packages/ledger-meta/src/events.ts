@@ -46,12 +46,16 @@ export interface ContractEventRecord {
   inSuccessfulContractCall: boolean;
 }
 
-const TWO_POW_32 = 4_294_967_296n;
-
-/** The TOID `(ledger << 32) | (tx << 12) | op` as its 19-digit zero-padded decimal (exact, via bigint). */
+/** The TOID `(ledger << 32) | (tx << 12) | op` as its 19-digit zero-padded decimal (exact, in doubles). */
 export function toidString(ledger: number, tx: number, op: number): string {
-  // tx * 4096 + op < 2^32 always (20 + 12 bits), so it is exact as a number; only the ledger shift needs bigint.
-  return (BigInt(ledger) * TWO_POW_32 + BigInt(tx * 4096 + op)).toString().padStart(19, '0');
+  // ledger * 2^32 + low overflows 2^53, so split 2^32 = 429496 * 10^4 + 7296: with ledger < 2^32 and low < 2^32
+  // (20 + 12 bits), hi < 2^51 and lo < 2^45 stay exact, and the value is (hi + carry) * 10^4 + (lo mod 10^4).
+  const hi = ledger * 429_496;
+  const lo = ledger * 7296 + (tx * 4096 + op);
+  const high = hi + Math.floor(lo / 10_000);
+  const rest = lo % 10_000;
+  const digits = high === 0 ? String(rest) : `${high}${String(rest).padStart(4, '0')}`;
+  return digits.padStart(19, '0');
 }
 
 /** The event id `%019d-%010d`. */

@@ -1,7 +1,7 @@
 // One pass over one LedgerCloseMeta (v0, v1, v2): the header, the contract events with their coordinates, and the
 // entry changes folded into the ledger's bucket batch. The paths it needs are walked by hand; everything else is
 // validated and skipped by the schema walker, so a record either extracts completely or throws LedgerMetaError.
-import { readLedgerEntry, readLedgerKey, readScVal } from '@strata/ledger-key';
+import { type LedgerEntryView, readLedgerEntry, readLedgerKey, readScVal } from '@strata/ledger-key';
 import {
   type FoldOptions,
   LEDGER_ENTRY_CHANGE,
@@ -133,23 +133,93 @@ function readI64(b: Uint8Array, p: number): bigint {
   return BigInt.asIntN(64, readU64(b, p));
 }
 
-/** The changes of one phase of the ledger, in order, before folding (phases are folded in application order). */
+/**
+ * The changes of one phase of the ledger, in order, before folding (phases are folded in application order). Each
+ * change is kept as its key's type and field range, so no LedgerKey is built per change (see LedgerChangeFold).
+ */
 class ChangeLog {
   readonly kinds: LedgerEntryChangeKind[] = [];
-  readonly keys: Uint8Array[] = [];
+  readonly types: number[] = [];
+  readonly srcs: Uint8Array[] = [];
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  readonly keys: (Uint8Array | null)[] = [];
   readonly entries: (Uint8Array | null)[] = [];
 
-  push(kind: LedgerEntryChangeKind, key: Uint8Array, entry: Uint8Array | null): void {
+  push(
+    kind: LedgerEntryChangeKind,
+    type: number,
+    src: Uint8Array,
+    start: number,
+    end: number,
+    key: Uint8Array | null,
+    entry: Uint8Array | null,
+  ): void {
     this.kinds.push(kind);
+    this.types.push(type);
+    this.srcs.push(src);
+    this.starts.push(start);
+    this.ends.push(end);
     this.keys.push(key);
     this.entries.push(entry);
   }
 
   foldInto(fold: LedgerChangeFold): void {
-    for (let i = 0; i < this.kinds.length; i++) {
-      // `!` is safe: the three arrays grow together
-      fold.observe(this.kinds[i]!, this.keys[i]!, this.entries[i]!);
+    const { kinds, types, srcs, starts, ends, keys, entries } = this;
+    for (let i = 0; i < kinds.length; i++) {
+      // `!` is safe: the arrays grow together
+      fold.observeFields(kinds[i]!, types[i]!, srcs[i]!, starts[i]!, ends[i]!, keys[i]!, entries[i]!);
     }
+  }
+}
+
+/** Where changes go: straight into the fold (phases read in fold order) or a log folded later. */
+type ChangeSink = LedgerChangeFold | ChangeLog;
+
+/** End of the key fields found by the last entryKeyStart call (a module variable: no object per change). */
+let keyFieldsEnd = 0;
+
+/**
+ * Start of the key fields of a LedgerEntry validated by readLedgerEntry, relative to `view.xdr`; the end is left in
+ * keyFieldsEnd. The fields follow the type at offset 8, except after the ext of CONTRACT_DATA / CONTRACT_CODE, whose
+ * key ends where their val / code length begins.
+ */
+function entryKeyStart(view: LedgerEntryView): number {
+  const x = view.xdr;
+  switch (view.type) {
+    case 0: // ACCOUNT: AccountID
+      keyFieldsEnd = 44;
+      return 8;
+    case 1: {
+      // TRUSTLINE: AccountID, TrustLineAsset (native | alphanum4 | alphanum12 | pool share)
+      const assetType = readU32(x, 44);
+      keyFieldsEnd = 48 + (assetType === 0 ? 0 : assetType === 1 ? 40 : assetType === 2 ? 48 : 32);
+      return 8;
+    }
+    case 2: // OFFER: sellerID, offerID
+      keyFieldsEnd = 52;
+      return 8;
+    case 3: // DATA: AccountID, string64 dataName
+      keyFieldsEnd = 48 + ((readU32(x, 44) + 3) & ~3);
+      return 8;
+    case 4: // CLAIMABLE_BALANCE: ClaimableBalanceID (type + hash)
+      keyFieldsEnd = 44;
+      return 8;
+    case 5: // LIQUIDITY_POOL: PoolID
+      keyFieldsEnd = 40;
+      return 8;
+    case 6: // CONTRACT_DATA: ext (ExtensionPoint v0), then contract, key, durability; val follows
+      keyFieldsEnd = view.val().xdr.byteOffset - x.byteOffset;
+      return 12;
+    case 7: // CONTRACT_CODE: ext (v0 or v1), then hash; the code's length follows
+      keyFieldsEnd = view.code().byteOffset - x.byteOffset - 4;
+      return keyFieldsEnd - 32;
+    case 8: // CONFIG_SETTING: ConfigSettingID
+      keyFieldsEnd = 12;
+      return 8;
+    default: // TTL: keyHash
+      keyFieldsEnd = 40;
+      return 8;
   }
 }
 
@@ -172,20 +242,30 @@ const MIN_RESULT_META_BYTES = 52; // hash + feeCharged + result code + ext + two
 class LedgerExtractor {
   private readonly b: Uint8Array;
   private ledgerSeq = 0;
-  private readonly feeChanges = new ChangeLog();
+  /**
+   * The fold, in application order: fee changes (read first of each transaction, so they go straight in), then the
+   * logged apply and post-apply changes of every transaction, then upgrades and evictions (read last: straight in).
+   */
+  private readonly fold: LedgerChangeFold;
+  private readonly feeChanges: LedgerChangeFold;
   private readonly applyChanges = new ChangeLog();
   private readonly postApplyFeeChanges = new ChangeLog();
-  private readonly upgradeChanges = new ChangeLog();
-  private readonly evictions = new ChangeLog();
+  private readonly upgradeChanges: LedgerChangeFold;
+  private readonly evictions: LedgerChangeFold;
   private readonly beforeAllTxs: ContractEventRecord[] = [];
+  /** The last TOID prefix of an event id (`%019d-`) and the (tx, op) it is for. */
+  private toid = '';
+  private toidTx = -1;
+  private toidOp = -1;
   private readonly transactionEvents: ContractEventRecord[] = [];
   private readonly afterAllTxs: ContractEventRecord[] = [];
 
-  private readonly foldOptions: FoldOptions;
-
   constructor(b: Uint8Array, foldOptions: FoldOptions) {
     this.b = b;
-    this.foldOptions = foldOptions;
+    this.fold = new LedgerChangeFold(foldOptions);
+    this.feeChanges = this.fold;
+    this.upgradeChanges = this.fold;
+    this.evictions = this.fold;
   }
 
   run(): LedgerExtract {
@@ -208,6 +288,9 @@ class LedgerExtractor {
         annotate(error, `txProcessing[${i}]`);
       }
     }
+
+    this.applyChanges.foldInto(this.fold);
+    this.postApplyFeeChanges.foldInto(this.fold);
 
     const upgradeCount = this.count(p, 8, 'upgradesProcessing');
     p += 4;
@@ -232,20 +315,13 @@ class LedgerExtractor {
     }
     if (p !== b.length) fail(TRAILING_BYTES, p, undefined, `${b.length - p} bytes after the LedgerCloseMeta`);
 
-    const fold = new LedgerChangeFold(this.foldOptions);
-    this.feeChanges.foldInto(fold);
-    this.applyChanges.foldInto(fold);
-    this.postApplyFeeChanges.foldInto(fold);
-    this.upgradeChanges.foldInto(fold);
-    this.evictions.foldInto(fold);
-
     header.txCount = txCount;
     header.totalByteSizeOfLiveSorobanState = sorobanStateBytes;
     const events =
       this.beforeAllTxs.length === 0 && this.afterAllTxs.length === 0
         ? this.transactionEvents
         : [...this.beforeAllTxs, ...this.transactionEvents, ...this.afterAllTxs];
-    return { header, events, changes: fold.finish() };
+    return { header, events, changes: this.fold.finish() };
   }
 
   private skip(segment: string, expression: string, p: number): number {
@@ -482,8 +558,14 @@ class LedgerExtractor {
     }
     const valueEnd = this.scVal(p, 'body.v0.data');
     const txIndex = stage === 'beforeAllTxs' ? 0 : stage === 'afterAllTxs' ? AFTER_ALL_TXS_TRANSACTION : tx.index;
+    // Events come in runs with the same (tx, op): the TOID string (a bigint conversion) is built once per run.
+    if (txIndex !== this.toidTx || op !== this.toidOp) {
+      this.toidTx = txIndex;
+      this.toidOp = op;
+      this.toid = `${toidString(this.ledgerSeq, txIndex, op)}-`;
+    }
     into.push({
-      id: `${toidString(this.ledgerSeq, txIndex, op)}-${String(eventIndex).padStart(10, '0')}`,
+      id: this.toid + (eventIndex < 10 ? `000000000${eventIndex}` : String(eventIndex).padStart(10, '0')),
       ledger: this.ledgerSeq,
       tx: txIndex,
       op,
@@ -509,7 +591,7 @@ class LedgerExtractor {
   }
 
   /** LedgerEntryChanges at `p` into `log`; returns the offset after the list. */
-  private readChanges(p: number, log: ChangeLog, field: string): number {
+  private readChanges(p: number, log: ChangeSink, field: string): number {
     const b = this.b;
     const count = this.count(p, MIN_CHANGE_BYTES, field);
     p += 4;
@@ -518,13 +600,15 @@ class LedgerExtractor {
       p += 4;
       try {
         if (kind === LEDGER_ENTRY_CHANGE.REMOVED) {
-          const view = readLedgerKey(b, p);
-          log.push(kind, view.xdr, null);
-          p += view.byteLength;
+          const key = readLedgerKey(b, p).xdr;
+          pushChange(log, kind, readU32(key, 0), key, 4, key.length, key, null);
+          p += key.length;
         } else if (kind >= 0 && kind <= 4) {
           const view = readLedgerEntry(b, p);
-          log.push(kind as LedgerEntryChangeKind, view.key(), view.xdr);
-          p += view.byteLength;
+          const entry = view.xdr;
+          const keyStart = entryKeyStart(view);
+          pushChange(log, kind as LedgerEntryChangeKind, view.type, entry, keyStart, keyFieldsEnd, null, entry);
+          p += entry.length;
         } else {
           fail(BAD_DISCRIMINANT, p - 4, 'type', `unknown LedgerEntryChangeType ${kind}`);
         }
@@ -542,9 +626,9 @@ class LedgerExtractor {
     p += 4;
     for (let i = 0; i < count; i++) {
       try {
-        const view = readLedgerKey(b, p);
-        this.evictions.push(LEDGER_ENTRY_CHANGE.REMOVED, view.xdr, null);
-        p += view.byteLength;
+        const key = readLedgerKey(b, p).xdr;
+        pushChange(this.evictions, LEDGER_ENTRY_CHANGE.REMOVED, readU32(key, 0), key, 4, key.length, key, null);
+        p += key.length;
       } catch (error) {
         fromLedgerKeyError(error, `evictedKeys[${i}]`);
       }
@@ -559,7 +643,17 @@ class LedgerExtractor {
     for (let i = 0; i < count; i++) {
       try {
         const view = readLedgerEntry(b, p);
-        this.evictions.push(LEDGER_ENTRY_CHANGE.REMOVED, view.key(), null);
+        const keyStart = entryKeyStart(view);
+        pushChange(
+          this.evictions,
+          LEDGER_ENTRY_CHANGE.REMOVED,
+          view.type,
+          view.xdr,
+          keyStart,
+          keyFieldsEnd,
+          null,
+          null,
+        );
         p += view.byteLength;
       } catch (error) {
         fromLedgerKeyError(error, `unused[${i}]`);
@@ -567,4 +661,18 @@ class LedgerExtractor {
     }
     return p;
   }
+}
+
+function pushChange(
+  sink: ChangeSink,
+  kind: LedgerEntryChangeKind,
+  type: number,
+  src: Uint8Array,
+  start: number,
+  end: number,
+  key: Uint8Array | null,
+  entry: Uint8Array | null,
+): void {
+  if (sink instanceof ChangeLog) sink.push(kind, type, src, start, end, key, entry);
+  else sink.observeFields(kind, type, src, start, end, key, entry);
 }
