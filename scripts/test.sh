@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: bootstrap, build, typecheck, lint, then every test (unit, property, integration with the real
-# fixtures in ../shared/fixtures) in one vitest run. Every step runs even if an earlier check failed, so one
+# `npm test`: bootstrap, build, typecheck, lint, changeset check, then every test (unit, property, integration with
+# the real fixtures in ../shared/fixtures) in one vitest run. Every step runs even if an earlier check failed, so one
 # run shows everything that is wrong. The last line is `N passed, N failed`: tests from vitest's JSON report,
 # plus one failure per failed check step.
 set -uo pipefail
@@ -17,6 +17,8 @@ if ! bash scripts/bootstrap.sh; then
 fi
 step typecheck turbo run typecheck --output-logs=errors-only
 step lint biome ci --colors=off --reporter=summary .
+# Changesets must parse (their frontmatter is easy to break by hand or by a formatter).
+step changesets node scripts/check-changesets.mjs
 report=".vitest-report.json"
 rm -f "$report"
 step tests vitest run --reporter=default --reporter=json --outputFile.json="$report"
