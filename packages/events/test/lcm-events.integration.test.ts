@@ -1,16 +1,6 @@
-// Real data: every contract event in ../shared/fixtures/stellar-core-lcm, extracted with @strata/ledger-meta.
-// (1) Each event's stored payload (encodePayload over its raw ContractEvent XDR and coordinates) decodes back, and its
-//     view equals the extractor's fields. (2) deriveTerms and deriveTermsInto equal the oracle: @stellar/stellar-base
-//     decodes the ContractEvent, the parts are hashed with @node-rs/xxhash; events stellar-base cannot decode (newer
-//     XDR) are checked against terms built from ledger-meta's own fields and counted apart. (3) The post-filter, for
-//     filters built from the real events (each distinct contract, each distinct topic0, contract + topic0, topic0 with
-//     `*` and trailing `**`, every exact topic count, each type), equals a naive matcher over the decoded events; and
-//     a set of v1 requests compiled with compileV1Filters agrees with the same clauses.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { xxh3 } from '@node-rs/xxhash';
 import { extractLedger, readLedgerCloseMetaStream } from '@strata/ledger-meta';
-import { describeWithFixtures, fixturePath } from '@strata/test-kit';
+import { describeWithFixtures, lcmFixtureStreams } from '@strata/test-kit';
 import { expect, it } from 'vitest';
 import {
   type ContractEventType,
@@ -28,18 +18,7 @@ import {
 } from '../src/index.js';
 import { hex, type OracleEvent, oracleDecode } from './arbitraries.js';
 
-const root = fixturePath('stellar-core-lcm');
 const TYPES: Record<string, ContractEventType> = { system: 0, contract: 1, diagnostic: 2 };
-
-function streamFiles(): string[] {
-  const files: string[] = [];
-  for (const group of readdirSync(root).sort()) {
-    const dir = join(root, group);
-    if (!statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir).sort()) if (name.endsWith('.xdr')) files.push(join(dir, name));
-  }
-  return files;
-}
 
 /** Oracle key: the library's XXH3-128 of [field] ++ value, serialized byte by byte little-endian. */
 function oracleKey(field: number, value: Uint8Array): string {
@@ -94,7 +73,7 @@ describeWithFixtures('stellar-core-lcm events', [['stellar-core-lcm']], () => {
     const events: Stored[] = [];
     const distinct = new Set<string>();
     const out = new Uint8Array(MAX_TERMS_PER_EVENT * TERM_KEY_BYTES);
-    for (const file of streamFiles()) {
+    for (const file of lcmFixtureStreams()) {
       counts.files++;
       for await (const record of readLedgerCloseMetaStream(file)) {
         counts.ledgers++;

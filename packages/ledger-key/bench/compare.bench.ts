@@ -80,7 +80,7 @@ const mainnetKeys = [
 const generatedContractKeys = fc.sample(ledgerKeyOfTypeArb(6), { seed: SEED, numRuns: 1000 });
 const contractData = buildPairs([...mainnetKeys, ...generatedContractKeys].map(own));
 
-const lcm = harvestLcmKeys(fixturePath('stellar-core-lcm'));
+const lcm = harvestLcmKeys();
 const generatedKeys = fc.sample(ledgerKeyArb, { seed: SEED + 1, numRuns: 1000 });
 const mixed = buildPairs([...lcm.keys, ...mainnetKeys, ...generatedKeys].map(own));
 

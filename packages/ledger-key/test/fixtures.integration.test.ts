@@ -157,7 +157,7 @@ describeWithFixtures('every ledger key in the stellar-core-lcm streams', [['stel
   let harvest: LcmKeyHarvest;
 
   beforeAll(() => {
-    harvest = harvestLcmKeys(fixturePath('stellar-core-lcm'));
+    harvest = harvestLcmKeys();
   });
 
   it('reports what it found (per-type key counts, skipped ledgers)', async ({ annotate }) => {

@@ -6,9 +6,9 @@
 // meta, evicted keys, Soroban footprints in the tx set...), it walks the whole decoded js-xdr tree and takes every
 // `LedgerKey` and `LedgerEntry` it meets, plus the encoded keys inside FROZEN_LEDGER_KEYS config settings. The walk
 // reads js-xdr's internal layout (`_attributes` of structs, `_value` of unions), which is stable across js-xdr 3/4.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { xdr } from '@stellar/stellar-base';
+import { lcmFixtureStreams } from '@strata/test-kit';
 import { keyOfEntry } from './oracle.js';
 
 export interface LcmKeyHarvest {
@@ -28,17 +28,6 @@ export interface LcmKeyHarvest {
   changeKinds: Map<string, number>;
   /** Where keys were found, before deduplication: `change`, `entry`, `key` (a LedgerKey value), `frozen`. */
   sources: Map<string, number>;
-}
-
-/** Every `.xdr` stream under the fixture folder, sorted so runs are deterministic. */
-export function lcmStreamFiles(root: string): string[] {
-  const files: string[] = [];
-  for (const group of readdirSync(root).sort()) {
-    const dir = join(root, group);
-    if (!statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir).sort()) if (name.endsWith('.xdr')) files.push(join(dir, name));
-  }
-  return files;
 }
 
 /** Splits one stream into its records: a 4-byte big-endian record mark (top bit set, low 31 bits = length). */
@@ -69,7 +58,7 @@ const count = (map: Map<string, number>, name: string): void => {
  * Reads the streams and collects their keys and entries. `maxRecordsPerFile` caps the records decoded per
  * file (deterministic sampling, should the full walk ever become too slow); undefined reads everything.
  */
-export function harvestLcmKeys(root: string, maxRecordsPerFile?: number): LcmKeyHarvest {
+export function harvestLcmKeys(maxRecordsPerFile?: number): LcmKeyHarvest {
   const keys = new Map<string, Uint8Array>();
   const entries = new Map<string, Uint8Array>();
   const harvest: LcmKeyHarvest = {
@@ -132,7 +121,7 @@ export function harvestLcmKeys(root: string, maxRecordsPerFile?: number): LcmKey
     if (node._value !== undefined) walk(node._value);
   };
 
-  for (const file of lcmStreamFiles(root)) {
+  for (const file of lcmFixtureStreams()) {
     harvest.files++;
     let records = 0;
     for (const record of lcmRecords(readFileSync(file))) {

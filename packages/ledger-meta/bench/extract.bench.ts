@@ -1,11 +1,10 @@
 // extract.events: contract events extracted per second from generated pubnet-like ledgers (the figure), and
 // extract.events.fixtures from the stellar-core-lcm ledgers that carry events, each against decoding the same ledgers
 // with @stellar/stellar-base and walking the objects to the same event fields, measured in one run.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { xdr } from '@stellar/stellar-base';
 import { runBench } from '@strata/bench';
-import { fixturePath } from '@strata/test-kit';
+import { lcmFixtureStreams } from '@strata/test-kit';
 import { extractLedger, generateNetwork, iterateLedgerCloseMetaRecords } from '../src/index.js';
 
 // Pubnet-like: SAC-dominated events (transfers, mints, burns, fees), many accounts, a few dominant contracts.
@@ -17,23 +16,17 @@ const generatedEvents = generated.reduce((sum, ledger) => sum + ledger.eventCoun
 // Every fixture ledger with at least one contract event that stellar-base can decode (so both sides do equal work).
 const ledgers: Uint8Array[] = [];
 let eventCount = 0;
-const root = fixturePath('stellar-core-lcm');
-for (const group of readdirSync(root).sort()) {
-  const dir = join(root, group);
-  if (!statSync(dir).isDirectory()) continue;
-  for (const name of readdirSync(dir).sort()) {
-    if (!name.endsWith('.xdr')) continue;
-    for (const record of iterateLedgerCloseMetaRecords(new Uint8Array(readFileSync(join(dir, name))))) {
-      const events = extractLedger(record.bytes).events.length;
-      if (events === 0) continue;
-      try {
-        xdr.LedgerCloseMeta.fromXDR(Buffer.from(record.bytes));
-      } catch {
-        continue;
-      }
-      ledgers.push(record.bytes);
-      eventCount += events;
+for (const file of lcmFixtureStreams()) {
+  for (const record of iterateLedgerCloseMetaRecords(new Uint8Array(readFileSync(file)))) {
+    const events = extractLedger(record.bytes).events.length;
+    if (events === 0) continue;
+    try {
+      xdr.LedgerCloseMeta.fromXDR(Buffer.from(record.bytes));
+    } catch {
+      continue;
     }
+    ledgers.push(record.bytes);
+    eventCount += events;
   }
 }
 

@@ -9,7 +9,7 @@
 // Event coordinates and ids follow spec events-and-stores.md §2.
 import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey, ttlKeyOf } from '@strata/ledger-key';
 import type { LedgerBatch } from './change-fold.js';
-import { AFTER_ALL_TXS_TRANSACTION, type ContractEventStage, eventId } from './events.js';
+import { AFTER_ALL_TXS_TRANSACTION, type ContractEventRecord, type ContractEventStage, eventId } from './events.js';
 import { Prng, ZipfSampler } from './generator/prng.js';
 import { type AccountState, type ContractInfo, makeAccounts, makeContracts } from './generator/universe.js';
 import { XdrWriter } from './generator/xdr-writer.js';
@@ -48,21 +48,11 @@ export interface GeneratorOptions {
   networkPassphrase?: string;
 }
 
-/** One generated contract event with its coordinates; member names match ContractEventRecord (events.ts). */
-export interface GeneratedEvent {
-  id: string;
-  ledger: number;
-  tx: number;
-  op: number;
-  eventIndex: number;
-  stage: ContractEventStage;
-  type: 'system' | 'contract';
-  contractId: Uint8Array | null;
-  topics: Uint8Array[];
-  value: Uint8Array;
-  txHash: Uint8Array;
-  inSuccessfulContractCall: boolean;
-}
+/**
+ * One generated contract event: what extraction yields for it (ContractEventRecord) less the raw XDR. The generator
+ * writes only system and contract events (never diagnostic ones).
+ */
+export type GeneratedEvent = Omit<ContractEventRecord, 'xdr' | 'type'> & { type: 'system' | 'contract' };
 
 export interface GeneratedLedger {
   sequence: number;

@@ -1,29 +1,8 @@
-// Every stellar-core-lcm fixture stream through the engine: (1) all 985 files parse completely (framing, order,
-// every record validated and extracted) with zero errors; (2) for every ledger @stellar/stellar-base 15 can decode,
-// header, events (id, type, contract id, topics, value, tx hash, success) and the init/live/dead batch equal the
-// oracle's; ledgers with newer XDR are parsed only and counted; (3) the schema walker alone accepts every record;
-// (4) ledgers increase strictly (and, as observed, by exactly one) within each file, which starts at ledger 2;
-// (5) with `wasLive` fed from the stream's cumulative state (each file starts at genesis), every batch is consistent
-// with that state: init keys were absent, live and dead keys were not known to be absent.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { ledgerKeyOfEntry } from '@strata/ledger-key';
-import { describeWithFixtures, fixturePath } from '@strata/test-kit';
+import { describeWithFixtures, lcmFixtureStreams } from '@strata/test-kit';
 import { expect, it } from 'vitest';
 import { extractLedger, readLedgerCloseMetaStream, validateLedgerCloseMeta } from '../src/index.js';
 import { type OracleEvent, oracleLedger } from './oracle.js';
-
-const root = fixturePath('stellar-core-lcm');
-
-function streamFiles(): string[] {
-  const files: string[] = [];
-  for (const group of readdirSync(root).sort()) {
-    const dir = join(root, group);
-    if (!statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir).sort()) if (name.endsWith('.xdr')) files.push(join(dir, name));
-  }
-  return files;
-}
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
@@ -47,7 +26,7 @@ describeWithFixtures('stellar-core-lcm fixtures', [['stellar-core-lcm']], () => 
       inconsistent: 0,
     };
     const oracleFailures = new Map<string, number>();
-    for (const file of streamFiles()) {
+    for (const file of lcmFixtureStreams()) {
       counts.files++;
       let previous: number | undefined;
       // Key (latin1 of its XDR) → present after the ledgers read so far. Genesis entries are unknown (undefined).

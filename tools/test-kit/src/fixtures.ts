@@ -1,6 +1,6 @@
 // Where the shared real-data fixtures live, and how a suite that needs them skips (with the reason in its name)
 // when they are absent. Tests read fixtures in place; they are never copied into the repo.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe } from 'vitest';
 
@@ -32,4 +32,19 @@ export function describeWithFixtures(name: string, paths: string[][], body: () =
   const reason = fixturesMissingReason(...paths);
   if (reason === undefined) describe(name, body);
   else describe.skip(`${name} [skipped: ${reason}]`, body);
+}
+
+/**
+ * Every stellar-core LedgerCloseMeta stream in the fixtures (`stellar-core-lcm/<Group>/<hex>.xdr`), sorted by group
+ * and name so every run reads them in the same order.
+ */
+export function lcmFixtureStreams(): string[] {
+  const root = fixturePath('stellar-core-lcm');
+  const files: string[] = [];
+  for (const group of readdirSync(root).sort()) {
+    const dir = join(root, group);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const name of readdirSync(dir).sort()) if (name.endsWith('.xdr')) files.push(join(dir, name));
+  }
+  return files;
 }

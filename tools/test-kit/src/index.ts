@@ -1,7 +1,13 @@
 // Test helpers shared by every Strata package. Private: used by tests, never by published code.
 export type { ChildDeadlineJob } from './child-deadline.js';
 export { runChildWithDeadline } from './child-deadline.js';
-export { describeWithFixtures, fixturePath, fixturesDir, fixturesMissingReason } from './fixtures.js';
+export {
+  describeWithFixtures,
+  fixturePath,
+  fixturesDir,
+  fixturesMissingReason,
+  lcmFixtureStreams,
+} from './fixtures.js';
 export { propertyParams } from './property.js';
 export { seededRandom } from './random.js';
 export { tempDir, withTempDir } from './temp-dir.js';
