@@ -1,0 +1,307 @@
+// Bucket files as stellar-core writes them (spec §3): record-marked BucketEntry (or HotArchiveBucketEntry) XDR,
+// METAENTRY first from protocol 11, entries strictly increasing, the SHA-256 of the whole file as the bucket's hash and
+// name. Writing streams into a temporary file that is fsynced and renamed, so a bucket file either exists whole under
+// its hash or not at all; the same entries always give the same bytes.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { BucketError, entryError } from './errors.js';
+import { ZERO_HASH } from './has.js';
+import {
+  type BucketKind,
+  decodeMeta,
+  encodeMeta,
+  FIRST_PROTOCOL_HOT_ARCHIVE,
+  FIRST_PROTOCOL_INIT_AND_META,
+  INIT_ENTRY,
+  type KindOps,
+  kindOps,
+  META,
+  recordType,
+} from './kind.js';
+import { RecordReader, RecordWriter } from './record-io.js';
+
+/** The hash of the empty bucket (no file): 32 zero bytes (the HAS's ZERO_HASH). */
+export const EMPTY_HASH = ZERO_HASH;
+
+/** A bucket: its hash, where its file is, and what its METAENTRY says. Plain data, so it crosses worker boundaries. */
+export interface BucketFile {
+  readonly hash: string;
+  /** Absolute path of `bucket-<hash>.xdr`; undefined for the empty bucket. */
+  readonly path: string | undefined;
+  readonly kind: BucketKind;
+  /** METAENTRY ledgerVersion (0 for the empty bucket and pre-11 buckets without META). */
+  readonly protocolVersion: number;
+  /** File size in bytes. */
+  readonly size: number;
+  /** Records other than META. */
+  readonly entries: number;
+}
+
+export function emptyBucket(kind: BucketKind): BucketFile {
+  return { hash: EMPTY_HASH, path: undefined, kind, protocolVersion: 0, size: 0, entries: 0 };
+}
+
+export function isEmptyBucket(bucket: BucketFile): boolean {
+  return bucket.hash === EMPTY_HASH;
+}
+
+export function bucketFileName(hash: string): string {
+  return `bucket-${hash}.xdr`;
+}
+
+export const BUCKET_FILE_PATTERN = /^bucket-([0-9a-f]{64})\.xdr$/;
+/** Temporary files of unfinished writes: `tmp-...`. Anything with this prefix is garbage after a restart. */
+export const TEMP_PREFIX = 'tmp-';
+
+let tempCounter = 0;
+function tempPathIn(dir: string): string {
+  return join(dir, `${TEMP_PREFIX}${process.pid}-${threadId}-${tempCounter++}.xdr`);
+}
+
+export interface OutputOptions {
+  /** Drop tombstones (only merges into the bottom level do). Default true. */
+  keepTombstones?: boolean;
+  /** fsync the file before it is published (stellar-core's DISABLE_XDR_FSYNC inverted). Default true. */
+  fsync?: boolean;
+}
+
+/**
+ * stellar-core's BucketOutputIterator without shadows: META first (protocol ≥ 11, always for the hot archive), then
+ * the entries, which the caller hands over in strictly increasing order (merges and sorted batches guarantee it; a
+ * reader verifies it). Tombstones are dropped when `keepTombstones` is false.
+ */
+export class BucketOutput {
+  private readonly writer: RecordWriter;
+  private readonly ops: KindOps;
+  private readonly keepTombstones: boolean;
+  private entries = 0;
+
+  constructor(
+    private readonly dir: string,
+    readonly kind: BucketKind,
+    readonly protocolVersion: number,
+    options: OutputOptions = {},
+  ) {
+    this.ops = kindOps(kind);
+    this.keepTombstones = options.keepTombstones ?? true;
+    // Version 0 is the merge of two empty buckets: no META, and (for the hot archive) no entries either, so the
+    // result is the empty bucket, as in stellar-core.
+    if (
+      kind === 'hot-archive' &&
+      protocolVersion >= FIRST_PROTOCOL_INIT_AND_META &&
+      protocolVersion < FIRST_PROTOCOL_HOT_ARCHIVE
+    ) {
+      throw new BucketError('PROTOCOL', `hot-archive bucket at protocol ${protocolVersion} (< 23)`);
+    }
+    this.writer = new RecordWriter(tempPathIn(dir), options.fsync ?? true);
+    if (protocolVersion >= FIRST_PROTOCOL_INIT_AND_META) this.writer.put(encodeMeta(kind, protocolVersion));
+  }
+
+  put(payload: Uint8Array): void {
+    const type = recordType(payload);
+    if (!this.keepTombstones && this.ops.isTombstone(type)) return;
+    if (this.protocolVersion < FIRST_PROTOCOL_INIT_AND_META && (this.kind === 'hot-archive' || type === INIT_ENTRY)) {
+      this.abort();
+      throw new BucketError(
+        'PROTOCOL',
+        `${this.kind} entry type ${type} in a bucket of protocol ${this.protocolVersion}`,
+      );
+    }
+    this.writer.put(payload);
+    this.entries++;
+  }
+
+  /**
+   * Completes the file and describes it. With `publish` (the default) the file is renamed to `bucket-<hash>.xdr`;
+   * without, it stays under its temporary name (`path`), for a worker whose caller decides the final name. Zero
+   * records give the empty bucket and no file.
+   */
+  finish(options: { publish?: boolean } = {}): BucketFile {
+    const records = this.writer.records;
+    const size = this.writer.bytesWritten;
+    const hash = this.writer.finish();
+    if (records === 0) {
+      this.writer.abort();
+      return emptyBucket(this.kind);
+    }
+    let path = this.writer.tempPath;
+    if (options.publish ?? true) {
+      path = join(this.dir, bucketFileName(hash));
+      this.writer.publish(path);
+    }
+    return { hash, path, kind: this.kind, protocolVersion: this.protocolVersion, size, entries: this.entries };
+  }
+
+  abort(): void {
+    this.writer.abort();
+  }
+}
+
+/** Writes already sorted, de-duplicated payloads as one bucket. */
+export function writeBucket(
+  dir: string,
+  kind: BucketKind,
+  protocolVersion: number,
+  payloads: Iterable<Uint8Array>,
+  options: OutputOptions = {},
+): BucketFile {
+  const out = new BucketOutput(dir, kind, protocolVersion, options);
+  try {
+    for (const payload of payloads) out.put(payload);
+  } catch (error) {
+    out.abort();
+    throw error;
+  }
+  return out.finish();
+}
+
+/**
+ * A forward cursor over the entries of a bucket file (META consumed on open). `current` is a view valid until
+ * `advance()`; undefined at the end. With `check`, every entry is validated and the order and META rules enforced.
+ */
+export class BucketInput {
+  current: Uint8Array | undefined;
+  /** File offset of the current record's mark. */
+  offset = -1;
+  readonly protocolVersion: number;
+  private readonly reader: RecordReader | undefined;
+  private readonly ops: KindOps;
+  private readonly check: boolean;
+  private previous: Uint8Array = new Uint8Array(256);
+  private previousLength = -1;
+
+  constructor(
+    readonly bucket: BucketFile,
+    options: { check?: boolean; hash?: boolean; bufferSize?: number } = {},
+  ) {
+    this.ops = kindOps(bucket.kind);
+    this.check = options.check ?? false;
+    if (bucket.path === undefined) {
+      this.reader = undefined;
+      this.protocolVersion = 0;
+      this.current = undefined;
+      return;
+    }
+    this.reader = new RecordReader(bucket.path, {
+      hash: options.hash ?? false,
+      ...(options.bufferSize === undefined ? {} : { bufferSize: options.bufferSize }),
+    });
+    let protocolVersion = 0;
+    if (this.reader.next()) {
+      const first = this.reader.payload;
+      if (first.length >= 4 && recordType(first) === META) {
+        this.validate(first);
+        protocolVersion = decodeMeta(bucket.kind, first, { file: bucket.path, offset: 0 }).protocolVersion;
+        this.protocolVersion = protocolVersion;
+        this.load(this.reader.next());
+        return;
+      }
+      if (bucket.kind === 'hot-archive') {
+        throw new BucketError('BAD_META', 'hot-archive bucket without METAENTRY', { file: bucket.path, offset: 0 });
+      }
+      this.protocolVersion = 0;
+      this.load(true);
+      return;
+    }
+    this.protocolVersion = 0;
+    this.current = undefined;
+  }
+
+  advance(): void {
+    this.load(this.reader!.next());
+  }
+
+  /** SHA-256 of the whole file (requires `hash: true` and a cursor advanced to the end). */
+  digest(): string {
+    return this.reader === undefined ? EMPTY_HASH : this.reader.digest();
+  }
+
+  close(): void {
+    this.reader?.close();
+  }
+
+  private load(present: boolean): void {
+    if (!present) {
+      this.current = undefined;
+      return;
+    }
+    const reader = this.reader!;
+    const payload = reader.payload;
+    this.current = payload;
+    this.offset = reader.recordOffset;
+    if (this.check) this.checkEntry(payload);
+  }
+
+  private validate(payload: Uint8Array): void {
+    try {
+      this.ops.validate(payload);
+    } catch (error) {
+      entryError(error, this.bucket.path, this.reader!.recordOffset + 4);
+    }
+  }
+
+  private checkEntry(payload: Uint8Array): void {
+    const where = { file: this.bucket.path!, offset: this.offset };
+    this.validate(payload);
+    const type = recordType(payload);
+    if (type === META) throw new BucketError('BAD_META', 'METAENTRY after the first record', where);
+    if (this.bucket.kind === 'live' && type === INIT_ENTRY && this.protocolVersion < FIRST_PROTOCOL_INIT_AND_META) {
+      throw new BucketError('BAD_META', `INITENTRY in a bucket of protocol ${this.protocolVersion}`, where);
+    }
+    if (this.previousLength >= 0) {
+      let order: number;
+      try {
+        order = this.ops.compare(this.previous.subarray(0, this.previousLength), payload);
+      } catch (error) {
+        entryError(error, this.bucket.path, this.offset + 4);
+      }
+      if (order >= 0) {
+        throw new BucketError(
+          'OUT_OF_ORDER',
+          order === 0 ? 'two entries with the same key' : 'entry sorts before the previous one',
+          where,
+        );
+      }
+    }
+    if (payload.length > this.previous.length) this.previous = new Uint8Array(payload.length * 2);
+    this.previous.set(payload);
+    this.previousLength = payload.length;
+  }
+}
+
+/**
+ * Reads a whole bucket file, checking the hash (when `expectedHash` is given), every entry's XDR, the META rules and
+ * the order; `onEntry` sees each non-META record (payload view valid only during the call, and the mark's offset).
+ * Returns the bucket's description. Throws BucketError (HASH_MISMATCH, OUT_OF_ORDER, BAD_META, BAD_ENTRY, TRUNCATED,
+ * BAD_RECORD_MARK, MISSING_BUCKET).
+ */
+export function verifyBucketFile(
+  path: string,
+  kind: BucketKind,
+  expectedHash: string | undefined,
+  onEntry?: (payload: Uint8Array, offset: number) => void,
+): BucketFile {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (error) {
+    throw new BucketError('MISSING_BUCKET', 'bucket file not found', { file: path, cause: error });
+  }
+  const provisional: BucketFile = { hash: expectedHash ?? '', path, kind, protocolVersion: 0, size, entries: 0 };
+  const input = new BucketInput(provisional, { check: true, hash: true });
+  let entries = 0;
+  try {
+    for (; input.current !== undefined; input.advance()) {
+      onEntry?.(input.current, input.offset);
+      entries++;
+    }
+    const hash = input.digest();
+    if (expectedHash !== undefined && hash !== expectedHash) {
+      throw new BucketError('HASH_MISMATCH', `SHA-256 is ${hash}, expected ${expectedHash}`, { file: path });
+    }
+    return { hash, path, kind, protocolVersion: input.protocolVersion, size, entries };
+  } finally {
+    input.close();
+  }
+}

@@ -1,0 +1,533 @@
+// A BucketList node's state on disk: the live and hot-archive lists, their bucket files and indexes under
+// `<dir>/buckets`, and the History Archive State `<dir>/has.json` that names them. The HAS is the commit point: it is
+// replaced atomically after each ledger, once every bucket it names is durable, so a process killed at any moment
+// reopens at the last ledger whose HAS landed, with every bucket it names present and verifying.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BUCKET_FILE_PATTERN,
+  type BucketFile,
+  BucketInput,
+  bucketFileName,
+  emptyBucket,
+  TEMP_PREFIX,
+  verifyBucketFile,
+  writeBucket,
+} from './bucket-file.js';
+import { BucketError, ioError } from './errors.js';
+import {
+  type FutureBucketState,
+  type HasLevel,
+  type HistoryArchiveState,
+  parseHistoryArchiveState,
+  serializeHistoryArchiveState,
+  ZERO_HASH,
+} from './has.js';
+import { type BucketIndex, type IndexOptions, indexPathOf, openBucketIndex } from './index/bucket-index.js';
+import { type BucketKind, DEAD_ENTRY, FIRST_PROTOCOL_HOT_ARCHIVE, HOT_LIVE, recordType } from './kind.js';
+import { keepTombstoneEntries, NUM_LEVELS } from './levels.js';
+import {
+  freshHotArchiveEntries,
+  freshLiveEntries,
+  type HotArchiveBatch,
+  type LiveBatch,
+  mergeArrays,
+  mergeProtocolVersion,
+} from './merge.js';
+import { InlineMerger, type Merger, WorkerMerger } from './merger.js';
+import { fsyncDirectory } from './record-io.js';
+import { type Future, Schedule, type ScheduleOps } from './schedule.js';
+
+/** The newest ledger protocol this package knows (stellar-core CURRENT_LEDGER_PROTOCOL_VERSION at the spec's commit). */
+export const MAX_PROTOCOL_VERSION = 28;
+const HAS_FILE = 'has.json';
+const BUCKETS_DIR = 'buckets';
+
+/** A bucket in use: its file, its index, and (level 0 only) its entries in memory for the next in-memory merge. */
+export class Bucket {
+  constructor(
+    readonly file: BucketFile,
+    readonly index: BucketIndex | undefined,
+    public entries: Uint8Array[] | undefined,
+  ) {}
+
+  get hash(): string {
+    return this.file.hash;
+  }
+
+  get isEmpty(): boolean {
+    return this.file.hash === ZERO_HASH;
+  }
+}
+
+export interface BucketManagerOptions {
+  /** fsync bucket files, indexes and the HAS (stellar-core's DISABLE_XDR_FSYNC inverted). Default true. */
+  fsync?: boolean;
+  /** Where merges of levels ≥ 1 run: worker threads (default), inline on this thread, or a custom Merger. */
+  merger?: 'workers' | 'inline' | Merger;
+  /** Worker threads for merges (default: spare cores, 1 to 4). */
+  workers?: number;
+  index?: IndexOptions;
+  /** Network passphrase written into the HAS (required by HAS version 2). */
+  networkPassphrase?: string;
+  /** Start the saved pending merges when opening (default true). False defers them to `restartMerges()`. */
+  restartMerges?: boolean;
+}
+
+/** A live-list point lookup's answer: the newest LedgerEntry XDR, or undefined (absent or deleted). */
+export type LookupResult = Uint8Array | undefined;
+
+type Prepared = Uint8Array[];
+
+/**
+ * The live and hot-archive BucketLists of one node, persisted in a directory. Use `BucketManager.open(dir)`; then
+ * `addLedger` once per closed ledger, `load`/`loadHotArchive` for point lookups, `close()` at the end.
+ */
+export class BucketManager {
+  readonly live: Schedule<Bucket, Prepared>;
+  readonly hotArchive: Schedule<Bucket, Prepared>;
+  /** The last ledger added (or loaded from the HAS); 0 for a new list. */
+  ledger = 0;
+  /** Protocol of the last ledger added; for a loaded state, the protocol its HAS version implies until a ledger is added. */
+  protocolVersion = 0;
+  private readonly registry = new Map<string, Bucket>();
+  private readonly bucketsDir: string;
+  private readonly fsync: boolean;
+  private readonly merger: Merger;
+  private readonly indexOptions: IndexOptions;
+  private readonly networkPassphrase: string;
+  private hasVersion: 1 | 2 = 1;
+  private failure: Error | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    options: BucketManagerOptions,
+  ) {
+    this.bucketsDir = join(dir, BUCKETS_DIR);
+    this.fsync = options.fsync ?? true;
+    this.indexOptions = options.index ?? {};
+    this.networkPassphrase = options.networkPassphrase ?? 'Standalone Network ; February 2017';
+    const merger = options.merger ?? 'workers';
+    this.merger =
+      merger === 'workers' ? new WorkerMerger(options.workers) : merger === 'inline' ? new InlineMerger() : merger;
+    this.live = new Schedule(this.scheduleOps('live'));
+    this.hotArchive = new Schedule(this.scheduleOps('hot-archive'));
+  }
+
+  /**
+   * Opens (or creates) the state in `dir`. If a HAS is there, its buckets are verified (SHA-256, order, XDR) and
+   * indexed, and unless `restartMerges: false` its pending merges are started. Files no HAS names are deleted.
+   */
+  static async open(dir: string, options: BucketManagerOptions = {}): Promise<BucketManager> {
+    const manager = new BucketManager(dir, options);
+    try {
+      mkdirSync(manager.bucketsDir, { recursive: true });
+    } catch (error) {
+      throw ioError(error, manager.bucketsDir, 'create bucket directory');
+    }
+    const hasPath = join(dir, HAS_FILE);
+    let text: string | undefined;
+    try {
+      text = readFileSync(hasPath, 'utf8');
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ENOENT') throw ioError(error, hasPath, 'read state');
+    }
+    try {
+      if (text !== undefined) manager.assumeState(parseHistoryArchiveState(text, hasPath));
+      manager.collectGarbage(true);
+      if (text !== undefined && (options.restartMerges ?? true)) manager.restartMerges();
+    } catch (error) {
+      await manager.close();
+      throw error;
+    }
+    return manager;
+  }
+
+  /**
+   * Loads the lists a HAS describes, without starting any merge (stellar-core assumeState with restartMerges =
+   * false): curr and snap of every level, and each pending merge as its saved output or inputs. Every bucket must be
+   * present in the buckets directory and verify. Replaces whatever the manager held.
+   */
+  assumeState(has: HistoryArchiveState): void {
+    this.ensureUsable();
+    const live = this.assumeLevels('live', has.currentBuckets);
+    const hot =
+      has.hotArchiveBuckets === undefined ? undefined : this.assumeLevels('hot-archive', has.hotArchiveBuckets);
+    for (let i = 0; i < NUM_LEVELS; i++) {
+      this.live.levels[i] = live[i]!;
+      this.hotArchive.levels[i] = hot?.[i] ?? {
+        curr: this.empty('hot-archive'),
+        snap: this.empty('hot-archive'),
+        next: { state: 'clear' },
+      };
+    }
+    this.live.mergesRunning = false;
+    this.hotArchive.mergesRunning = false;
+    this.ledger = has.currentLedger;
+    this.hasVersion = has.version;
+    // The HAS does not record the protocol: version 2 implies at least 23; version 1 says nothing (0).
+    this.protocolVersion = has.version === 2 ? FIRST_PROTOCOL_HOT_ARCHIVE : 0;
+  }
+
+  /** Starts the pending merges of a state loaded by `assumeState` (stellar-core restartMerges). */
+  restartMerges(): void {
+    this.ensureUsable();
+    this.live.restartMerges(this.ledger);
+    this.hotArchive.restartMerges(this.ledger);
+  }
+
+  /**
+   * Adds one closed ledger: the live batch (created entries, updated entries, deleted keys) and, from protocol 23,
+   * the hot-archive batch; then persists the HAS. `ledger` must be the next ledger (any ledger ≥ 1 for a new list).
+   * Waits only for the background merges this ledger commits. A bad batch is rejected before anything changes.
+   */
+  async addLedger(
+    ledger: number,
+    protocolVersion: number,
+    batch: LiveBatch,
+    hotBatch?: HotArchiveBatch,
+  ): Promise<void> {
+    this.ensureUsable();
+    if (
+      !Number.isInteger(ledger) ||
+      ledger < 1 ||
+      ledger > 0xffffffff ||
+      (this.ledger !== 0 && ledger !== this.ledger + 1)
+    ) {
+      throw new BucketError('PROTOCOL', `ledger ${ledger} does not follow ledger ${this.ledger}`);
+    }
+    if (!Number.isInteger(protocolVersion) || protocolVersion < 1 || protocolVersion > MAX_PROTOCOL_VERSION) {
+      throw new BucketError('INVALID_ARGUMENT', `protocol version ${protocolVersion} is not supported`);
+    }
+    if (protocolVersion < this.protocolVersion) {
+      throw new BucketError('PROTOCOL', `protocol ${protocolVersion} after protocol ${this.protocolVersion}`);
+    }
+    const withHot = protocolVersion >= FIRST_PROTOCOL_HOT_ARCHIVE;
+    if (!withHot && hotBatch !== undefined && (hotBatch.archived.length > 0 || hotBatch.restored.length > 0)) {
+      throw new BucketError('INVALID_ARGUMENT', `a hot-archive batch at protocol ${protocolVersion} (< 23)`);
+    }
+    if (!this.live.mergesRunning || !this.hotArchive.mergesRunning) {
+      throw new BucketError('PROTOCOL', 'the state was loaded without merges: call restartMerges() first');
+    }
+    const live = freshLiveEntries(protocolVersion, batch);
+    const hot = withHot ? freshHotArchiveEntries(hotBatch ?? { archived: [], restored: [] }) : undefined;
+    try {
+      await this.live.addBatch(ledger, protocolVersion, live);
+      if (hot !== undefined) await this.hotArchive.addBatch(ledger, protocolVersion, hot);
+      this.ledger = ledger;
+      this.protocolVersion = protocolVersion;
+      if (withHot) this.hasVersion = 2;
+      this.persist();
+      this.collectGarbage(false);
+    } catch (error) {
+      // The in-memory lists may be half-way through this ledger; the disk still holds the previous one.
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
+  }
+
+  /** The newest live LedgerEntry for `key` (LedgerKey XDR), or undefined if absent or deleted. */
+  load(key: Uint8Array): LookupResult {
+    return this.lookup(this.live, key, DEAD_ENTRY);
+  }
+
+  /** The archived LedgerEntry for `key` in the hot archive, or undefined (absent, or restored since). */
+  loadHotArchive(key: Uint8Array): LookupResult {
+    return this.lookup(this.hotArchive, key, HOT_LIVE);
+  }
+
+  /** SHA-256 over the levels' SHA-256(curr hash ‖ snap hash) (BucketListBase::getHash), hex. */
+  listHash(kind: BucketKind = 'live'): string {
+    const schedule = kind === 'live' ? this.live : this.hotArchive;
+    const outer = createHash('sha256');
+    for (const level of schedule.levels) {
+      outer.update(
+        createHash('sha256')
+          .update(Buffer.from(level.curr.hash, 'hex'))
+          .update(Buffer.from(level.snap.hash, 'hex'))
+          .digest(),
+      );
+    }
+    return outer.digest('hex');
+  }
+
+  /** The ledger header's bucketListHash: the live list's hash, or from protocol 23 SHA-256(live ‖ hot archive). */
+  bucketListHash(): string {
+    if (this.protocolVersion < FIRST_PROTOCOL_HOT_ARCHIVE) return this.listHash('live');
+    return createHash('sha256')
+      .update(Buffer.from(this.listHash('live'), 'hex'))
+      .update(Buffer.from(this.listHash('hot-archive'), 'hex'))
+      .digest('hex');
+  }
+
+  /** The state as a History Archive State (what `has.json` holds after the last ledger). */
+  historyArchiveState(): HistoryArchiveState {
+    const has: HistoryArchiveState = {
+      version: this.hasVersion,
+      server: 'strata',
+      currentLedger: this.ledger,
+      networkPassphrase: this.networkPassphrase,
+      currentBuckets: this.live.levels.map(saveLevel),
+    };
+    if (this.hasVersion === 2) has.hotArchiveBuckets = this.hotArchive.levels.map(saveLevel);
+    return has;
+  }
+
+  /** Waits for running merges (so their outputs are on disk), then releases workers and file handles. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.live.drain();
+    await this.hotArchive.drain();
+    await this.merger.close();
+    for (const bucket of this.registry.values()) bucket.index?.close();
+    this.registry.clear();
+  }
+
+  // --- internals ---
+
+  private ensureUsable(): void {
+    if (this.closed) throw new BucketError('CLOSED', 'the bucket manager is closed');
+    if (this.failure !== undefined) {
+      throw new BucketError('CLOSED', `an earlier ledger failed; reopen the state (${this.failure.message})`, {
+        cause: this.failure,
+      });
+    }
+  }
+
+  private scheduleOps(kind: BucketKind): ScheduleOps<Bucket, Prepared> {
+    const empty = this.empty(kind);
+    return {
+      empty,
+      isEmpty: (bucket) => bucket.isEmpty,
+      protocolOf: (bucket) => bucket.file.protocolVersion,
+      startMerge: (level, older, newer, maxProtocolVersion, deadline) =>
+        this.merger
+          .merge({
+            dir: this.bucketsDir,
+            older: older.file,
+            newer: newer.file,
+            keepTombstones: keepTombstoneEntries(level),
+            maxProtocolVersion,
+            fsync: this.fsync,
+            index: this.indexOptions,
+            deadline,
+          })
+          .then((file) => this.adoptMergeOutput(file)),
+      mergeIntoLevel0: (curr, prepared, protocolVersion) => {
+        const entries = curr.entries ?? readEntries(curr.file);
+        // Live level 0 merges in memory at the ledger's protocol (LiveBucket::mergeInMemory); the hot archive merges
+        // as any other level, at the newer of its inputs' protocols.
+        const version =
+          kind === 'live'
+            ? protocolVersion
+            : mergeProtocolVersion(curr.file.protocolVersion, protocolVersion, protocolVersion);
+        const merged = mergeArrays(kind, entries, prepared);
+        const file = writeBucket(this.bucketsDir, kind, version, merged, { fsync: this.fsync });
+        const bucket = this.adopt(file);
+        bucket.entries = merged;
+        return bucket;
+      },
+    };
+  }
+
+  private empty(kind: BucketKind): Bucket {
+    return new Bucket(emptyBucket(kind), undefined, []);
+  }
+
+  /** The registered Bucket for a published file (one object per hash), opening its index on first sight. */
+  private adopt(file: BucketFile): Bucket {
+    if (file.path === undefined) return this.empty(file.kind);
+    const known = this.registry.get(registryKey(file.kind, file.hash));
+    if (known !== undefined) return known;
+    const bucket = new Bucket(file, openBucketIndex(file, this.indexOptions), undefined);
+    this.registry.set(registryKey(file.kind, file.hash), bucket);
+    return bucket;
+  }
+
+  /** Gives a worker's output (and its index) their final names, unless an identical bucket is already in use. */
+  private adoptMergeOutput(file: BucketFile): Bucket {
+    if (file.path === undefined) return this.empty(file.kind);
+    const tempPath = file.path;
+    const finalPath = join(this.bucketsDir, bucketFileName(file.hash));
+    const known = this.registry.get(registryKey(file.kind, file.hash));
+    if (known !== undefined) {
+      rmSync(tempPath, { force: true });
+      rmSync(indexPathOf(tempPath), { force: true });
+      return known;
+    }
+    try {
+      renameSync(indexPathOf(tempPath), indexPathOf(finalPath));
+    } catch {
+      // small buckets have no persisted index
+    }
+    try {
+      renameSync(tempPath, finalPath);
+    } catch (error) {
+      throw ioError(error, finalPath, 'publish merge output');
+    }
+    return this.adopt({ ...file, path: finalPath });
+  }
+
+  private assumeLevels(kind: BucketKind, levels: readonly HasLevel[]): Schedule<Bucket, Prepared>['levels'] {
+    const load = (hash: string, field: string): Bucket => {
+      if (hash === ZERO_HASH) return this.empty(kind);
+      const known = this.registry.get(registryKey(kind, hash));
+      if (known !== undefined) return known;
+      const path = join(this.bucketsDir, bucketFileName(hash));
+      try {
+        return this.adopt(verifyBucketFile(path, kind, hash));
+      } catch (error) {
+        if (error instanceof BucketError) {
+          throw new BucketError(error.code, `${field}: ${error.detail}`, {
+            file: error.file ?? path,
+            ...(error.offset === undefined ? {} : { offset: error.offset }),
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    };
+    const prefix = kind === 'live' ? 'currentBuckets' : 'hotArchiveBuckets';
+    return levels.map((level, i) => {
+      const at = `${prefix}[${i}]`;
+      const next = level.next;
+      let future: Future<Bucket>;
+      if (next.state === 0) future = { state: 'clear' };
+      else if (next.state === 1) future = { state: 'output', output: load(next.output, `${at}.next.output`) };
+      else {
+        if (next.shadow.length > 0) {
+          throw new BucketError('PROTOCOL', 'pending merges with shadows (protocol < 12) are not supported', {
+            field: `${at}.next.shadow`,
+          });
+        }
+        future = {
+          state: 'inputs',
+          older: load(next.curr, `${at}.next.curr`),
+          newer: load(next.snap, `${at}.next.snap`),
+          protocolVersion: MAX_PROTOCOL_VERSION,
+        };
+      }
+      return { curr: load(level.curr, `${at}.curr`), snap: load(level.snap, `${at}.snap`), next: future };
+    });
+  }
+
+  /** Writes `has.json` atomically after making every bucket rename durable. */
+  private persist(): void {
+    const path = join(this.dir, HAS_FILE);
+    const temp = `${path}.${TEMP_PREFIX}${process.pid}`;
+    try {
+      if (this.fsync) fsyncDirectory(this.bucketsDir);
+      writeFileSync(temp, serializeHistoryArchiveState(this.historyArchiveState()), { flush: this.fsync });
+      renameSync(temp, path);
+      if (this.fsync) fsyncDirectory(this.dir);
+    } catch (error) {
+      throw ioError(error, path, 'write state');
+    }
+  }
+
+  /** Every bucket the lists reference: curr, snap and pending-merge inputs and outputs. */
+  private referenced(): Set<string> {
+    const keep = new Set<string>();
+    for (const schedule of [this.live, this.hotArchive]) {
+      for (const level of schedule.levels) {
+        for (const bucket of [level.curr, level.snap]) keep.add(registryKey(bucket.file.kind, bucket.hash));
+        const next = level.next;
+        if (next.state === 'inputs' || next.state === 'merging') {
+          keep.add(registryKey(next.older.file.kind, next.older.hash));
+          keep.add(registryKey(next.newer.file.kind, next.newer.hash));
+          if (next.state === 'merging' && next.output !== undefined) {
+            keep.add(registryKey(next.output.file.kind, next.output.hash));
+          }
+        } else if (next.state === 'output') {
+          keep.add(registryKey(next.output.file.kind, next.output.hash));
+        }
+      }
+    }
+    return keep;
+  }
+
+  /**
+   * Deletes buckets no list references. At startup (`sweepDirectory`) also every file in the buckets directory that
+   * is neither a referenced bucket nor its index: temporary files of interrupted writes, buckets of abandoned states.
+   */
+  private collectGarbage(sweepDirectory: boolean): void {
+    const keep = this.referenced();
+    for (const [key, bucket] of this.registry) {
+      if (keep.has(key)) continue;
+      this.registry.delete(key);
+      bucket.index?.close();
+      if (bucket.file.path !== undefined) {
+        rmSync(bucket.file.path, { force: true });
+        rmSync(indexPathOf(bucket.file.path), { force: true });
+      }
+    }
+    if (!sweepDirectory) return;
+    const keepFiles = new Set<string>();
+    for (const bucket of this.registry.values()) {
+      if (bucket.file.path === undefined) continue;
+      keepFiles.add(bucketFileName(bucket.hash));
+      keepFiles.add(bucketFileName(bucket.hash).replace(/\.xdr$/, '.index'));
+    }
+    for (const name of readdirSync(this.bucketsDir)) {
+      if (keepFiles.has(name)) continue;
+      if (name.startsWith(TEMP_PREFIX) || BUCKET_FILE_PATTERN.test(name) || name.endsWith('.index')) {
+        unlinkSync(join(this.bucketsDir, name));
+      }
+    }
+    for (const name of readdirSync(this.dir)) {
+      if (name.startsWith(`${HAS_FILE}.${TEMP_PREFIX}`)) unlinkSync(join(this.dir, name));
+    }
+  }
+
+  private lookup(schedule: Schedule<Bucket, Prepared>, key: Uint8Array, tombstone: number): LookupResult {
+    this.ensureUsable();
+    for (const level of schedule.levels) {
+      for (const bucket of [level.curr, level.snap]) {
+        if (bucket.index === undefined) continue;
+        const payload = bucket.index.lookup(key);
+        if (payload === undefined) continue;
+        return recordType(payload) === tombstone ? undefined : payload.subarray(4);
+      }
+    }
+    return undefined;
+  }
+}
+
+function registryKey(kind: BucketKind, hash: string): string {
+  return kind === 'live' ? hash : `hot:${hash}`;
+}
+
+function saveLevel(level: Schedule<Bucket, Prepared>['levels'][number]): HasLevel {
+  return { curr: level.curr.hash, next: saveFuture(level.next), snap: level.snap.hash };
+}
+
+/** A running merge is saved by its inputs; a finished one by its output (FutureBucket::save). */
+function saveFuture(future: Future<Bucket>): FutureBucketState {
+  switch (future.state) {
+    case 'clear':
+      return { state: 0 };
+    case 'output':
+      return { state: 1, output: future.output.hash };
+    case 'inputs':
+      return { state: 2, curr: future.older.hash, snap: future.newer.hash, shadow: [] };
+    case 'merging':
+      return future.output !== undefined
+        ? { state: 1, output: future.output.hash }
+        : { state: 2, curr: future.older.hash, snap: future.newer.hash, shadow: [] };
+  }
+}
+
+/** Every non-META payload of a bucket file, copied (level 0 after a restart, before its first in-memory merge). */
+function readEntries(file: BucketFile): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const input = new BucketInput(file);
+  try {
+    for (; input.current !== undefined; input.advance()) out.push(input.current.slice());
+  } finally {
+    input.close();
+  }
+  return out;
+}

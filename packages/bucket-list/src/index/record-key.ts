@@ -1,0 +1,63 @@
+// How an index looks at one record in a buffer of record-marked bytes: its length, its LedgerEntryType, and its order
+// against a LedgerKey. Both bucket kinds put a LedgerKey in their tombstone records (live DEAD, hot-archive LIVE;
+// both discriminant 1) and a LedgerEntry in every other non-META record, so one set of helpers serves both.
+import { compareEntryToKey, compareLedgerKeys, LedgerKeyError, validateLedgerKey } from '@strata/ledger-key';
+import { BucketError } from '../errors.js';
+
+/** The discriminant shared by both kinds' key-only records (live DEADENTRY, hot-archive LIVE). */
+const KEY_RECORD = 1;
+
+/** Big-endian int32 at `at` (the caller has checked the bounds). */
+export function int32At(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+}
+
+/**
+ * The payload length of the record whose mark is at `at` in `bytes[0, end)`, or -1 when the mark is malformed or the
+ * record runs past `end` (the same rules as RecordReader).
+ */
+export function recordLengthAt(bytes: Uint8Array, at: number, end: number): number {
+  if (at + 4 > end) return -1;
+  const mark = int32At(bytes, at) >>> 0;
+  const length = mark & 0x7fffffff;
+  if (mark < 0x80000000 || length < 8 || length % 4 !== 0 || at + 4 + length > end) return -1;
+  return length;
+}
+
+/**
+ * LedgerEntryType of the non-META record payload at [start, end): the int32 after the discriminant for key records,
+ * after discriminant and lastModifiedLedgerSeq for entry records.
+ */
+export function recordEntryType(bytes: Uint8Array, start: number, end: number): number {
+  const keyRecord = int32At(bytes, start) === KEY_RECORD;
+  const at = start + (keyRecord ? 4 : 8);
+  return at + 4 <= end ? int32At(bytes, at) : -1;
+}
+
+/** Order of the record payload at [start, end) against a LedgerKey (stellar-core LedgerEntryIdCmp). */
+export function compareRecordToKey(bytes: Uint8Array, start: number, end: number, key: Uint8Array): number {
+  const body = bytes.subarray(start + 4, end);
+  return int32At(bytes, start) === KEY_RECORD ? compareLedgerKeys(body, key) : compareEntryToKey(body, key);
+}
+
+/** Throws INVALID_ARGUMENT unless `key` is one valid LedgerKey. */
+export function checkQueryKey(key: Uint8Array, field = 'key'): void {
+  try {
+    validateLedgerKey(key);
+  } catch (error) {
+    if (!(error instanceof LedgerKeyError)) throw error;
+    throw new BucketError('INVALID_ARGUMENT', `not a LedgerKey: ${error.message}`, { field, cause: error });
+  }
+}
+
+/** Throws INVALID_ARGUMENT unless `keys` is ascending in stellar-core's order (equal neighbours allowed). */
+export function checkAscending(keys: readonly Uint8Array[]): void {
+  for (let i = 0; i < keys.length; i++) {
+    checkQueryKey(keys[i]!, `keys[${i}]`);
+    if (i > 0 && compareLedgerKeys(keys[i - 1]!, keys[i]!) > 0) {
+      throw new BucketError('INVALID_ARGUMENT', 'keys must be sorted ascending by compareLedgerKeys', {
+        field: `keys[${i}]`,
+      });
+    }
+  }
+}

@@ -1,0 +1,15 @@
+// Worker-thread entry: runs file merges for the main thread's WorkerMerger and indexes their outputs. One job at a
+// time per worker; results and errors go back as plain data.
+import { parentPort } from 'node:worker_threads';
+import { type MergeJob, runMergeJob, serializeError } from './merger.js';
+
+const port = parentPort;
+if (port === null) throw new Error('merge-worker.ts must run in a worker thread');
+
+port.on('message', (message: { id: number; job: MergeJob }) => {
+  try {
+    port.postMessage({ id: message.id, result: runMergeJob(message.job) });
+  } catch (error) {
+    port.postMessage({ id: message.id, error: serializeError(error) });
+  }
+});

@@ -1,0 +1,268 @@
+// RFC 5531 record marking as stellar-core's XDRInputFileStream/XDROutputFileStream use it for bucket files: each
+// record is a 4-byte big-endian mark (top bit "last fragment", always set; low 31 bits the payload length) followed by
+// the XDR payload. Synchronous, buffered file I/O: bucket work runs in worker threads (merges) or is small and on the
+// critical path of a ledger close (level 0, point lookups), where a promise per read would cost more than it saves.
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { BucketError, ioError } from './errors.js';
+
+/** Largest payload a record may carry. Ledger entries are bounded far below this (contract code ≤ a few hundred KiB). */
+export const MAX_RECORD_BYTES = 1 << 26;
+const LAST_FRAGMENT = 0x80000000;
+const DEFAULT_READ_BUFFER = 1 << 20;
+const DEFAULT_WRITE_BUFFER = 1 << 20;
+
+/**
+ * Sequential reader of the records in [start, end) of a file. `next()` advances; the current record's payload is
+ * `buffer.subarray(payloadStart, payloadEnd)` — a view that is valid until the following `next()` (the buffer is
+ * reused, so nothing is allocated per record). `recordOffset` is the file offset of the record's mark.
+ */
+export class RecordReader {
+  buffer: Uint8Array;
+  payloadStart = 0;
+  payloadEnd = 0;
+  recordOffset = -1;
+  private fd: number;
+  private filled = 0; // bytes of the file held in buffer[0, filled)
+  private bufferFileOffset: number; // file offset of buffer[0]
+  private position: number; // file offset of the next record mark
+  private readonly end: number;
+  private readonly hasher: Hash | undefined;
+
+  /**
+   * @param hash when set, every byte read is fed to a SHA-256 (only meaningful when reading from 0 to the end of the
+   *   file); `digest()` returns it.
+   */
+  constructor(
+    readonly path: string,
+    options: { start?: number; end?: number; bufferSize?: number; hash?: boolean } = {},
+  ) {
+    try {
+      this.fd = openSync(path, 'r');
+    } catch (error) {
+      throw ioError(error, path, 'open bucket');
+    }
+    this.buffer = new Uint8Array(options.bufferSize ?? DEFAULT_READ_BUFFER);
+    this.position = options.start ?? 0;
+    this.bufferFileOffset = this.position;
+    this.end = options.end ?? Number.POSITIVE_INFINITY;
+    this.hasher = options.hash === true ? createHash('sha256') : undefined;
+  }
+
+  /** The current record's payload (a view, valid until `next()`). */
+  get payload(): Uint8Array {
+    return this.buffer.subarray(this.payloadStart, this.payloadEnd);
+  }
+
+  /** File offset where the next record would start (after the current one). */
+  get nextOffset(): number {
+    return this.position;
+  }
+
+  /** Moves to the next record; false at a clean end (EOF or `end` exactly at a record boundary). */
+  next(): boolean {
+    const at = this.position;
+    if (at >= this.end) return false;
+    if (!this.ensure(at, 4)) {
+      if (this.available(at) === 0) return false;
+      throw new BucketError('TRUNCATED', 'record mark runs past the end of the file', { file: this.path, offset: at });
+    }
+    const p = at - this.bufferFileOffset;
+    const b = this.buffer;
+    const mark = ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
+    const length = mark & 0x7fffffff;
+    if ((mark & LAST_FRAGMENT) === 0 || length === 0 || length % 4 !== 0 || length > MAX_RECORD_BYTES) {
+      throw new BucketError('BAD_RECORD_MARK', `record mark 0x${mark.toString(16).padStart(8, '0')}`, {
+        file: this.path,
+        offset: at,
+      });
+    }
+    if (!this.ensure(at, 4 + length)) {
+      throw new BucketError('TRUNCATED', `record of ${length} bytes runs past the end of the file`, {
+        file: this.path,
+        offset: at,
+      });
+    }
+    const q = at - this.bufferFileOffset;
+    this.recordOffset = at;
+    this.payloadStart = q + 4;
+    this.payloadEnd = q + 4 + length;
+    this.position = at + 4 + length;
+    return true;
+  }
+
+  /** SHA-256 of every byte read so far (requires `hash: true`). */
+  digest(): string {
+    if (this.hasher === undefined) throw new Error('RecordReader was opened without hash: true');
+    // Bytes still in the buffer were hashed when they were read; nothing to add.
+    return this.hasher.digest('hex');
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  private available(at: number): number {
+    return this.bufferFileOffset + this.filled - at;
+  }
+
+  /** Makes file bytes [at, at + n) resident in the buffer; false if the file (or `end`) ends first. */
+  private ensure(at: number, n: number): boolean {
+    if (this.available(at) >= n) return true;
+    // Keep the unread tail, move it to the front, grow the buffer if one record needs more room, then refill.
+    const keepFrom = at - this.bufferFileOffset;
+    const keep = this.filled - keepFrom;
+    if (n > this.buffer.length) {
+      const grown = new Uint8Array(Math.max(n, this.buffer.length * 2));
+      grown.set(this.buffer.subarray(keepFrom, this.filled));
+      this.buffer = grown;
+    } else if (keepFrom > 0) {
+      this.buffer.copyWithin(0, keepFrom, this.filled);
+    }
+    this.bufferFileOffset = at;
+    this.filled = keep;
+    while (this.filled < n) {
+      const want = Math.min(this.buffer.length - this.filled, this.end - (at + this.filled));
+      if (want <= 0) return false;
+      let got: number;
+      try {
+        got = readSync(this.fd, this.buffer, this.filled, want, at + this.filled);
+      } catch (error) {
+        throw ioError(error, this.path, 'read bucket');
+      }
+      if (got === 0) return false;
+      this.hasher?.update(this.buffer.subarray(this.filled, this.filled + got));
+      this.filled += got;
+    }
+    return true;
+  }
+}
+
+/** Reads `length` bytes at `offset` (pread), growing nothing: the caller sizes `into`. Returns bytes read. */
+export function readAt(fd: number, path: string, into: Uint8Array, length: number, offset: number): number {
+  let total = 0;
+  try {
+    while (total < length) {
+      const got = readSync(fd, into, total, length - total, offset + total);
+      if (got === 0) break;
+      total += got;
+    }
+  } catch (error) {
+    throw ioError(error, path, 'read bucket');
+  }
+  return total;
+}
+
+/**
+ * Buffered writer of record-marked payloads into a temporary file, hashing every byte written; `finish()`
+ * flushes and fsyncs (unless disabled), `publish(finalPath)` renames. The SHA-256 of the file is the bucket hash.
+ */
+export class RecordWriter {
+  bytesWritten = 0;
+  records = 0;
+  private fd: number;
+  private buffer: Uint8Array;
+  private used = 0;
+  private readonly hasher = createHash('sha256');
+
+  constructor(
+    readonly tempPath: string,
+    private readonly fsync: boolean,
+    bufferSize = DEFAULT_WRITE_BUFFER,
+  ) {
+    try {
+      this.fd = openSync(tempPath, 'w');
+    } catch (error) {
+      throw ioError(error, tempPath, 'create bucket');
+    }
+    this.buffer = new Uint8Array(bufferSize);
+  }
+
+  put(payload: Uint8Array): void {
+    const length = payload.length;
+    if (length === 0 || length % 4 !== 0 || length > MAX_RECORD_BYTES) {
+      throw new BucketError('INVALID_ARGUMENT', `cannot write a record of ${length} bytes`, { file: this.tempPath });
+    }
+    if (this.used + 4 + length > this.buffer.length) {
+      this.flush();
+      if (4 + length > this.buffer.length) this.buffer = new Uint8Array(4 + length);
+    }
+    const b = this.buffer;
+    const p = this.used;
+    const mark = (LAST_FRAGMENT | length) >>> 0;
+    b[p] = mark >>> 24;
+    b[p + 1] = (mark >>> 16) & 0xff;
+    b[p + 2] = (mark >>> 8) & 0xff;
+    b[p + 3] = mark & 0xff;
+    b.set(payload, p + 4);
+    this.used = p + 4 + length;
+    this.bytesWritten += 4 + length;
+    this.records++;
+  }
+
+  /** Flushes, fsyncs (unless disabled) and closes; returns the SHA-256 (hex) of everything written. */
+  finish(): string {
+    this.flush();
+    try {
+      if (this.fsync) fsyncSync(this.fd);
+      closeSync(this.fd);
+      this.fd = -1;
+    } catch (error) {
+      throw ioError(error, this.tempPath, 'commit bucket');
+    }
+    return this.hasher.digest('hex');
+  }
+
+  /** Moves the finished temporary file to its final name. */
+  publish(finalPath: string): void {
+    try {
+      renameSync(this.tempPath, finalPath);
+    } catch (error) {
+      throw ioError(error, finalPath, 'commit bucket');
+    }
+  }
+
+  /** Closes and deletes the temporary file (nothing was committed). */
+  abort(): void {
+    if (this.fd >= 0) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // already failing; the unlink below is what matters
+      }
+      this.fd = -1;
+    }
+    try {
+      unlinkSync(this.tempPath);
+    } catch {
+      // never created or already gone
+    }
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    const chunk = this.buffer.subarray(0, this.used);
+    this.hasher.update(chunk);
+    let done = 0;
+    try {
+      while (done < chunk.length) done += writeSync(this.fd, chunk, done, chunk.length - done);
+    } catch (error) {
+      throw ioError(error, this.tempPath, 'write bucket');
+    }
+    this.used = 0;
+  }
+}
+
+/** Makes renames inside `directory` durable (POSIX: fsync the directory). */
+export function fsyncDirectory(directory: string): void {
+  let fd = -1;
+  try {
+    fd = openSync(directory, 'r');
+    fsyncSync(fd);
+  } catch (error) {
+    throw ioError(error, directory, 'fsync directory');
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}

@@ -1,0 +1,264 @@
+// Bucket files and merges: stellar-core's equal-key case table cell by cell (files and in memory), tombstone
+// dropping at the bottom level, protocol rules, fresh batches, the exact file format and hash, and the errors.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareBucketEntries } from '@strata/ledger-key';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type BucketFile, BucketInput, emptyBucket, verifyBucketFile, writeBucket } from '../src/bucket-file.js';
+import { BucketError } from '../src/errors.js';
+import { DEAD_ENTRY, encodeMeta, HOT_ARCHIVED, HOT_LIVE, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
+import { freshHotArchiveEntries, freshLiveEntries, mergeArrays, mergeBucketFiles } from '../src/merge.js';
+import { hex, poolEntry, poolKey } from './support.js';
+
+// One directory for the whole file (tempDir is per test; these tests share small buckets).
+const dir = { path: mkdtempSync(join(tmpdir(), 'strata-bucket-merge-')) };
+afterAll(() => rmSync(dir.path, { recursive: true, force: true }));
+
+const tag = (type: number, body: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(4 + body.length);
+  new DataView(out.buffer).setInt32(0, type);
+  out.set(body, 4);
+  return out;
+};
+const init = (n: number, v: number) => tag(INIT_ENTRY, poolEntry(n, v));
+const live = (n: number, v: number) => tag(LIVE_ENTRY, poolEntry(n, v));
+const dead = (n: number) => tag(DEAD_ENTRY, poolKey(n));
+const archived = (n: number, v: number) => tag(HOT_ARCHIVED, poolEntry(n, v));
+const restored = (n: number) => tag(HOT_LIVE, poolKey(n));
+
+function bucketOf(kind: 'live' | 'hot-archive', payloads: Uint8Array[], protocol = 23): BucketFile {
+  return writeBucket(dir.path, kind, protocol, payloads, { fsync: false });
+}
+
+function entriesOf(bucket: BucketFile): string[] {
+  const out: string[] = [];
+  const input = new BucketInput(bucket);
+  for (; input.current !== undefined; input.advance()) out.push(hex(input.current));
+  input.close();
+  return out;
+}
+
+/** Merge `older` and `newer` (one record each, same key) both ways the list does: files and in memory. */
+function mergeOne(kind: 'live' | 'hot-archive', older: Uint8Array, newer: Uint8Array, keepTombstones = true): string[] {
+  const files = mergeBucketFiles(dir.path, bucketOf(kind, [older]), bucketOf(kind, [newer]), {
+    maxProtocolVersion: 23,
+    keepTombstones,
+    fsync: false,
+  });
+  const memory = mergeArrays(kind, [older], [newer], keepTombstones).map(hex);
+  expect(entriesOf(files)).toEqual(memory);
+  return memory;
+}
+
+describe('live merge case table (LiveBucket::mergeCasesWithEqualKeys)', () => {
+  const cases: [string, () => Uint8Array, () => Uint8Array, (() => Uint8Array) | 'nothing' | 'error'][] = [
+    ['INIT + INIT → error', () => init(2, 1), () => init(2, 2), 'error'],
+    ['LIVE + INIT → error', () => live(2, 1), () => init(2, 2), 'error'],
+    ['DEAD + INIT=x → LIVE=x', () => dead(2), () => init(2, 2), () => live(2, 2)],
+    ['INIT=x + LIVE=y → INIT=y', () => init(2, 1), () => live(2, 2), () => init(2, 2)],
+    ['LIVE + LIVE=y → LIVE=y', () => live(2, 1), () => live(2, 2), () => live(2, 2)],
+    ['DEAD + LIVE=y → LIVE=y', () => dead(2), () => live(2, 2), () => live(2, 2)],
+    ['INIT + DEAD → nothing (annihilated)', () => init(2, 1), () => dead(2), 'nothing'],
+    ['LIVE + DEAD → DEAD', () => live(2, 1), () => dead(2), () => dead(2)],
+    ['DEAD + DEAD → DEAD', () => dead(2), () => dead(2), () => dead(2)],
+  ];
+  for (const [name, older, newer, expected] of cases) {
+    it(name, () => {
+      if (expected === 'error') {
+        expect(() => mergeOne('live', older(), newer())).toThrow(expect.objectContaining({ code: 'MERGE_CONFLICT' }));
+      } else if (expected === 'nothing') {
+        expect(mergeOne('live', older(), newer())).toEqual([]);
+      } else {
+        expect(mergeOne('live', older(), newer())).toEqual([hex(expected())]);
+      }
+    });
+  }
+
+  it('merges into the bottom level drop tombstones (LIVE + DEAD → nothing), and keep INIT as INIT', () => {
+    expect(mergeOne('live', live(2, 1), dead(2), false)).toEqual([]);
+    expect(mergeOne('live', init(2, 1), live(2, 2), false)).toEqual([hex(init(2, 2))]);
+  });
+
+  it('different keys interleave in key order, and the result is a valid sorted bucket', () => {
+    const older = [init(1, 1), live(3, 1), dead(5), live(7, 1)].sort(compareBucketEntries);
+    const newer = [live(2, 2), dead(3), init(5, 2), live(8, 2)].sort(compareBucketEntries);
+    const merged = mergeBucketFiles(dir.path, bucketOf('live', older), bucketOf('live', newer), {
+      maxProtocolVersion: 23,
+      fsync: false,
+    });
+    const expected = [init(1, 1), live(2, 2), dead(3), live(5, 2), live(7, 1), live(8, 2)].sort(compareBucketEntries);
+    expect(entriesOf(merged)).toEqual(expected.map(hex));
+    expect(verifyBucketFile(merged.path!, 'live', merged.hash).entries).toBe(6);
+  });
+});
+
+describe('hot archive merges (HotArchiveBucket: the newer entry wins)', () => {
+  const cases: [string, () => Uint8Array, () => Uint8Array][] = [
+    ['ARCHIVED + ARCHIVED=y → ARCHIVED=y', () => archived(2, 1), () => archived(2, 2)],
+    ['ARCHIVED + LIVE → LIVE', () => archived(2, 1), () => restored(2)],
+    ['LIVE + ARCHIVED=y → ARCHIVED=y', () => restored(2), () => archived(2, 2)],
+    ['LIVE + LIVE → LIVE', () => restored(2), () => restored(2)],
+  ];
+  for (const [name, older, newer] of cases) {
+    it(name, () => expect(mergeOne('hot-archive', older(), newer())).toEqual([hex(newer())]));
+  }
+  it('merges into the bottom level drop HOT_ARCHIVE_LIVE tombstones', () => {
+    expect(mergeOne('hot-archive', archived(2, 1), restored(2), false)).toEqual([]);
+  });
+});
+
+describe('protocol rules', () => {
+  it('the output takes the newer input protocol; an input newer than the maximum is an error', () => {
+    const a = bucketOf('live', [live(1, 1)], 20);
+    const b = bucketOf('live', [live(2, 1)], 22);
+    expect(mergeBucketFiles(dir.path, a, b, { maxProtocolVersion: 22, fsync: false }).protocolVersion).toBe(22);
+    expect(() => mergeBucketFiles(dir.path, a, b, { maxProtocolVersion: 21, fsync: false })).toThrow(
+      expect.objectContaining({ code: 'PROTOCOL' }),
+    );
+  });
+
+  it('pre-11 buckets have no META and take no INIT; fresh batches write LIVE for created entries', () => {
+    const fresh = freshLiveEntries(10, { init: [poolEntry(1, 1)], live: [], dead: [] });
+    expect(fresh.map(hex)).toEqual([hex(live(1, 1))]);
+    const bucket = writeBucket(dir.path, 'live', 10, fresh, { fsync: false });
+    expect(readFileSync(bucket.path!).length).toBe(4 + fresh[0]!.length);
+    expect(() => writeBucket(dir.path, 'live', 10, [init(1, 1)], { fsync: false })).toThrow(
+      expect.objectContaining({ code: 'PROTOCOL' }),
+    );
+  });
+
+  it('a pre-11 bucket with no records is the empty bucket: zero hash, no file', () => {
+    const before = readdirSync(dir.path).length;
+    expect(writeBucket(dir.path, 'live', 10, [], { fsync: false })).toEqual(emptyBucket('live'));
+    expect(readdirSync(dir.path).length).toBe(before);
+  });
+});
+
+describe('file format', () => {
+  it('META first (ext v1 + list type from 23, v0 before), record marks with the top bit, SHA-256 of the file', () => {
+    const entries = freshLiveEntries(23, { init: [poolEntry(3, 5)], live: [poolEntry(1, 5)], dead: [poolKey(2)] });
+    const bucket = bucketOf('live', entries, 23);
+    const bytes = readFileSync(bucket.path!);
+    expect(bucket.hash).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(bucket.path).toBe(join(dir.path, `bucket-${bucket.hash}.xdr`));
+    // META record: mark 0x80000010, type -1, ledgerVersion 23, ext v1, LIVE (0): 20 bytes.
+    expect(bytes.subarray(0, 20).toString('hex')).toBe('80000010' + 'ffffffff' + '00000017' + '00000001' + '00000000');
+    expect(hex(encodeMeta('live', 22))).toBe('ffffffff' + '00000016' + '00000000');
+    expect(hex(encodeMeta('hot-archive', 23))).toBe('ffffffff' + '00000017' + '00000001' + '00000001');
+    expect(bucket.entries).toBe(3);
+    expect(bucket.size).toBe(bytes.length);
+  });
+
+  it('deterministic: the same batch gives the same bytes and hash, whatever the input order', () => {
+    const a = freshLiveEntries(23, {
+      init: [poolEntry(3, 5), poolEntry(9, 5)],
+      live: [poolEntry(1, 5)],
+      dead: [poolKey(2)],
+    });
+    const b = freshLiveEntries(23, {
+      init: [poolEntry(9, 5), poolEntry(3, 5)],
+      live: [poolEntry(1, 5)],
+      dead: [poolKey(2)],
+    });
+    expect(bucketOf('live', a).hash).toBe(bucketOf('live', b).hash);
+  });
+
+  it('a key in two lists of one batch is rejected', () => {
+    expect(() => freshLiveEntries(23, { init: [poolEntry(3, 5)], live: [poolEntry(3, 6)], dead: [] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+  });
+
+  it('the hot archive takes only Soroban entries', () => {
+    expect(() => freshHotArchiveEntries({ archived: [poolEntry(0, 1)], restored: [] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    expect(freshHotArchiveEntries({ archived: [poolEntry(2, 1)], restored: [poolKey(5)] })).toHaveLength(2);
+  });
+});
+
+describe('corrupt bucket files', () => {
+  const good = (): { bucket: BucketFile; bytes: Buffer } => {
+    const entries = freshLiveEntries(23, {
+      init: [0, 1, 2, 3, 4, 5, 6].map((n) => poolEntry(n, 9)),
+      live: [],
+      dead: [],
+    });
+    const bucket = bucketOf('live', entries);
+    return { bucket, bytes: readFileSync(bucket.path!) };
+  };
+  const corrupt = (bytes: Uint8Array): string => {
+    const path = join(dir.path, 'corrupt.xdr');
+    writeFileSync(path, bytes);
+    return path;
+  };
+
+  it('a hash mismatch is HASH_MISMATCH with the file', () => {
+    const { bucket } = good();
+    const other = 'f'.repeat(64);
+    expect(() => verifyBucketFile(bucket.path!, 'live', other)).toThrow(
+      expect.objectContaining({ code: 'HASH_MISMATCH', file: bucket.path }),
+    );
+  });
+
+  it('every truncation is TRUNCATED at the cut record (or a clean shorter bucket at a record boundary)', () => {
+    const { bytes } = good();
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const path = corrupt(bytes.subarray(0, cut));
+      try {
+        verifyBucketFile(path, 'live', undefined);
+      } catch (error) {
+        expect(error).toBeInstanceOf(BucketError);
+        expect(['TRUNCATED', 'BAD_RECORD_MARK']).toContain((error as BucketError).code);
+        expect((error as BucketError).offset).toBeLessThanOrEqual(cut);
+      }
+    }
+  });
+
+  it('every single-byte flip is a BucketError or a different hash, never another exception', () => {
+    const { bucket, bytes } = good();
+    for (let at = 0; at < bytes.length; at++) {
+      const flipped = Buffer.from(bytes);
+      flipped[at]! ^= 0x5a;
+      const path = corrupt(flipped);
+      expect(() => verifyBucketFile(path, 'live', bucket.hash)).toThrow(BucketError);
+    }
+  });
+
+  it('out-of-order and duplicate entries are OUT_OF_ORDER at the record', () => {
+    const swapped = writeBucket(dir.path, 'live', 23, [live(1, 1), live(0, 1)].sort(compareBucketEntries).reverse(), {
+      fsync: false,
+    });
+    expect(() => verifyBucketFile(swapped.path!, 'live', undefined)).toThrow(
+      expect.objectContaining({ code: 'OUT_OF_ORDER', offset: expect.any(Number) }),
+    );
+    const twice = writeBucket(dir.path, 'live', 23, [live(1, 1), dead(1)], { fsync: false });
+    expect(() => verifyBucketFile(twice.path!, 'live', undefined)).toThrow(
+      expect.objectContaining({ code: 'OUT_OF_ORDER' }),
+    );
+  });
+
+  it('a bad record mark is BAD_RECORD_MARK; META not first is BAD_META; a live bucket read as hot archive is BAD_META', () => {
+    const { bucket, bytes } = good();
+    const noTopBit = Buffer.from(bytes);
+    noTopBit[0] = 0x00;
+    expect(() => verifyBucketFile(corrupt(noTopBit), 'live', undefined)).toThrow(
+      expect.objectContaining({ code: 'BAD_RECORD_MARK', offset: 0 }),
+    );
+    const metaTwice = writeBucket(dir.path, 'live', 23, [encodeMeta('live', 23)], { fsync: false });
+    expect(() => verifyBucketFile(metaTwice.path!, 'live', undefined)).toThrow(
+      expect.objectContaining({ code: 'BAD_META' }),
+    );
+    expect(() => verifyBucketFile(bucket.path!, 'hot-archive', undefined)).toThrow(
+      expect.objectContaining({ code: 'BAD_META' }),
+    );
+  });
+
+  it('a missing file is MISSING_BUCKET', () => {
+    expect(() => verifyBucketFile(join(dir.path, 'nope.xdr'), 'live', undefined)).toThrow(
+      expect.objectContaining({ code: 'MISSING_BUCKET' }),
+    );
+  });
+});
