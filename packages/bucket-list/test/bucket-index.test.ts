@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileS
 import { join } from 'node:path';
 import { xxh3 } from '@node-rs/xxhash';
 import type { xdr } from '@stellar/stellar-base';
-import { compareLedgerKeys, ledgerKeyOfEntry } from '@strata/ledger-key';
+import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { propertyParams, seededRandom, tempDir } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +40,7 @@ import {
 } from '../src/index/bucket-index.js';
 import { PageIndex } from '../src/index/page-index.js';
 import { type BucketKind, encodeMeta, FIRST_PROTOCOL_INIT_AND_META, kindOps, META, recordType } from '../src/kind.js';
+import { freshLiveEntries } from '../src/merge.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
@@ -114,12 +115,22 @@ function makeBucket(dir: string, scenario: Scenario): { bucket: BucketFile; orac
     neighbours.push(neighbour);
   }
   const payloads = [...byKey.values()].sort(ops.compare);
-  const bucket = writeBucket(dir, scenario.kind, scenario.protocol, payloads, { fsync: false });
+  return bucketWithOracle(dir, scenario.kind, scenario.protocol, payloads, [...scenario.absent, ...neighbours]);
+}
 
+/** Writes sorted, distinct-key payloads as a bucket and works out its oracle; `absent` keys that are present are dropped. */
+function bucketWithOracle(
+  dir: string,
+  kind: BucketKind,
+  protocol: number,
+  payloads: Uint8Array[],
+  absent: Uint8Array[],
+): { bucket: BucketFile; oracle: Oracle } {
+  const ops = kindOps(kind);
+  const bucket = writeBucket(dir, kind, protocol, payloads, { fsync: false });
   const present: Oracle['present'] = new Map();
   const typeStarts: [number, number][] = [];
-  let offset =
-    scenario.protocol >= FIRST_PROTOCOL_INIT_AND_META ? 4 + encodeMeta(scenario.kind, scenario.protocol).length : 0;
+  let offset = protocol >= FIRST_PROTOCOL_INIT_AND_META ? 4 + encodeMeta(kind, protocol).length : 0;
   for (const payload of payloads) {
     const tombstone = ops.isTombstone(recordType(payload));
     const key = tombstone ? payload.slice(4) : ledgerKeyOfEntry(payload.subarray(4));
@@ -132,8 +143,7 @@ function makeBucket(dir: string, scenario: Scenario): { bucket: BucketFile; orac
   typeStarts.forEach(([type, start], i) => {
     typeRanges.set(type, { start, end: i + 1 < typeStarts.length ? typeStarts[i + 1]![1] : bucket.size });
   });
-  const absent = [...scenario.absent, ...neighbours].filter((key) => !present.has(hex(key)));
-  return { bucket, oracle: { present, absent, typeRanges } };
+  return { bucket, oracle: { present, absent: absent.filter((key) => !present.has(hex(key))), typeRanges } };
 }
 
 /** Every disagreement between `index` and the oracle, as text (empty when they agree). */
@@ -224,6 +234,59 @@ describe('BucketIndex against an oracle', () => {
       }),
       propertyParams({ numRuns: 60 }),
     );
+  });
+
+  it('finds entries whose key fields sit behind an ext (CONTRACT_CODE ext v0 and v1, CONTRACT_DATA)', () => {
+    const dir = tempDir('bucket-index');
+    const random = seededRandom(31);
+    const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(random() * 256));
+    const count = () => Math.floor(random() * 2 ** 32);
+    const entries: Uint8Array[] = [];
+    const absent: Uint8Array[] = [];
+    for (let i = 0; i < 400; i++) {
+      const hash = bytes(32);
+      const costInputs =
+        i % 2 === 0
+          ? undefined
+          : {
+              nInstructions: count(),
+              nFunctions: count(),
+              nGlobals: count(),
+              nTableEntries: count(),
+              nTypes: count(),
+              nDataSegments: count(),
+              nElemSegments: count(),
+              nImports: count(),
+              nExports: count(),
+              nDataSegmentBytes: count(),
+            };
+      const code = bytes(4 * Math.floor(random() * 40));
+      entries.push(
+        encodeLedgerEntry({
+          lastModifiedLedgerSeq: i,
+          data: { type: 'contractCode', hash, code, ...(costInputs === undefined ? {} : { costInputs }) },
+        }),
+      );
+      entries.push(
+        encodeLedgerEntry({
+          lastModifiedLedgerSeq: i,
+          data: {
+            type: 'contractData',
+            contract: { type: 'contract', contractId: bytes(32) },
+            key: { type: 'u32', value: i },
+            durability: 'persistent',
+            val: { type: 'bytes', value: bytes(4 * Math.floor(random() * 30)) },
+          },
+        }),
+      );
+      absent.push(encodeLedgerKey({ type: 'contractCode', hash: bytes(32) }));
+    }
+    const payloads = freshLiveEntries(23, { init: entries, live: [], dead: [] });
+    const { bucket, oracle } = bucketWithOracle(dir, 'live', 23, payloads, absent);
+    for (const inMemoryCutoff of [0, Number.POSITIVE_INFINITY]) {
+      const index = openBucketIndex(bucket, { pageSize: 256, inMemoryCutoff });
+      expect(withIndex(index, (i) => disagreements(i, oracle))).toEqual([]);
+    }
   });
 
   it('indexes the empty bucket and a bucket holding only its METAENTRY', () => {

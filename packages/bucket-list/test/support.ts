@@ -12,6 +12,11 @@ function id32(label: string, n: number): Uint8Array {
   return new Uint8Array(createHash('sha256').update(`${label}:${n}`).digest());
 }
 
+/** The 32-byte identity inside pool entry `n` (its account id, or its TTL key hash), for templates. */
+export function poolIdentity(n: number): Uint8Array {
+  return n % 7 === 4 ? id32('ttl', n) : id32('account', n);
+}
+
 /** Entry `n` of the pool at version `version` (lastModifiedLedgerSeq and the contents vary with it). */
 export function poolEntry(n: number, version: number): Uint8Array {
   const account = id32('account', n);

@@ -327,7 +327,8 @@ function cmpKeyAccount(a: Uint8Array, pa: number, b: Uint8Array, pb: number, fie
 /**
  * Orders two keyed records: each side is a LedgerKey (`isEntry` false) or a LedgerEntry (true) starting at `p`.
  * Compares LedgerEntryType then the key fields, validates what remains of each side, and requires each to end
- * exactly at the end of its array.
+ * exactly at the end of its array. With `entryTails` false the part of an entry after its key fields is neither
+ * validated nor required to end the array (records already validated whole).
  */
 function compareKeyed(
   a: Uint8Array,
@@ -336,6 +337,7 @@ function compareKeyed(
   b: Uint8Array,
   pb: number,
   bIsEntry: boolean,
+  entryTails = true,
 ): number {
   let ta: number;
   let ka: number;
@@ -367,10 +369,16 @@ function compareKeyed(
     eb = skipKeyArm(b, kb, tb);
     c = ta < tb ? -1 : 1;
   }
-  if (aIsEntry) ea = skipEntryTail(a, ta, ka, ea);
-  if (bIsEntry) eb = skipEntryTail(b, tb, kb, eb);
-  expectEnd(a, ea, aIsEntry ? 'LedgerEntry' : 'LedgerKey');
-  expectEnd(b, eb, bIsEntry ? 'LedgerEntry' : 'LedgerKey');
+  if (aIsEntry) {
+    if (entryTails) expectEnd(a, skipEntryTail(a, ta, ka, ea), 'LedgerEntry');
+  } else {
+    expectEnd(a, ea, 'LedgerKey');
+  }
+  if (bIsEntry) {
+    if (entryTails) expectEnd(b, skipEntryTail(b, tb, kb, eb), 'LedgerEntry');
+  } else {
+    expectEnd(b, eb, 'LedgerKey');
+  }
   return c;
 }
 
@@ -406,6 +414,31 @@ export function compareBucketEntries(a: Uint8Array, b: Uint8Array): number {
     return ta === tb ? 0 : ta < tb ? -1 : 1;
   }
   return compareKeyed(a, 4, ta !== BUCKET_ENTRY_TYPE.DEADENTRY, b, 4, tb !== BUCKET_ENTRY_TYPE.DEADENTRY);
+}
+
+/**
+ * compareBucketEntries for records already validated whole (read from a verified bucket file, or checked once when
+ * a batch came in): the same order, but only the discriminants and key fields are read and checked, not the entry
+ * bodies after the keys, which a merge or sort would otherwise re-validate at every comparison. METAENTRY is
+ * not expected here (merges and sorts see entries only) and is ordered first without being read.
+ */
+export function compareBucketEntryKeys(a: Uint8Array, b: Uint8Array): number {
+  const ta = readEnum(a, 0, -1, 2, 'BucketEntry.type');
+  const tb = readEnum(b, 0, -1, 2, 'BucketEntry.type');
+  if (ta === BUCKET_ENTRY_TYPE.METAENTRY || tb === BUCKET_ENTRY_TYPE.METAENTRY) {
+    return ta === tb ? 0 : ta < tb ? -1 : 1;
+  }
+  return compareKeyed(a, 4, ta !== BUCKET_ENTRY_TYPE.DEADENTRY, b, 4, tb !== BUCKET_ENTRY_TYPE.DEADENTRY, false);
+}
+
+/** compareHotArchiveBucketEntries for records already validated whole (see compareBucketEntryKeys). */
+export function compareHotArchiveBucketEntryKeys(a: Uint8Array, b: Uint8Array): number {
+  const ta = readEnum(a, 0, -1, 1, 'HotArchiveBucketEntry.type');
+  const tb = readEnum(b, 0, -1, 1, 'HotArchiveBucketEntry.type');
+  const meta = HOT_ARCHIVE_BUCKET_ENTRY_TYPE.HOT_ARCHIVE_METAENTRY;
+  if (ta === meta || tb === meta) return ta === tb ? 0 : ta < tb ? -1 : 1;
+  const archived = HOT_ARCHIVE_BUCKET_ENTRY_TYPE.HOT_ARCHIVE_ARCHIVED;
+  return compareKeyed(a, 4, ta === archived, b, 4, tb === archived, false);
 }
 
 /**

@@ -18,8 +18,10 @@ export {
 } from './bucket-entry.js';
 export {
   compareBucketEntries,
+  compareBucketEntryKeys,
   compareEntryToKey,
   compareHotArchiveBucketEntries,
+  compareHotArchiveBucketEntryKeys,
   compareLedgerEntries,
   compareLedgerKeys,
   ledgerKeysEqual,

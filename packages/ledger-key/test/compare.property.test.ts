@@ -26,8 +26,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareBucketEntries,
+  compareBucketEntryKeys,
   compareEntryToKey,
   compareHotArchiveBucketEntries,
+  compareHotArchiveBucketEntryKeys,
   compareLedgerEntries,
   compareLedgerKeys,
   LedgerKeyError,
@@ -221,6 +223,8 @@ describe('bucket entries', () => {
         const context = `${hex(a)} vs ${hex(b)}`;
         expect(got, context).toBe(expected);
         expect(signOf(compareBucketEntries(b, a)), context).toBe(negate(expected));
+        // The key-only variant for pre-validated records gives the same order.
+        expect(signOf(compareBucketEntryKeys(a, b)), context).toBe(expected);
         // The two rules that are not the key order, spelled out.
         const aMeta = bucketType(a) === META;
         const bMeta = bucketType(b) === META;
@@ -246,6 +250,7 @@ describe('bucket entries', () => {
         const expected = oracleCompareHotArchiveBucketEntries(a, b);
         expect(signOf(compareHotArchiveBucketEntries(a, b)), `${hex(a)} vs ${hex(b)}`).toBe(expected);
         expect(signOf(compareHotArchiveBucketEntries(b, a)), `${hex(b)} vs ${hex(a)}`).toBe(negate(expected));
+        expect(signOf(compareHotArchiveBucketEntryKeys(a, b)), `${hex(a)} vs ${hex(b)}`).toBe(expected);
       }),
       propertyParams({ numRuns: 1500 }),
     );

@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareBucketEntries,
+  compareBucketEntryKeys,
   compareEntryToKey,
   compareHotArchiveBucketEntries,
+  compareHotArchiveBucketEntryKeys,
   compareLedgerEntries,
   compareLedgerKeys,
   encodeBucketEntry,
@@ -14,6 +16,7 @@ import {
   encodeLedgerEntry,
   encodeLedgerKey,
   type LedgerKey,
+  LedgerKeyError,
   ledgerKeysEqual,
   type ScAddress,
   type ScVal,
@@ -398,6 +401,23 @@ describe('entries, bucket entries and equality', () => {
     expect(
       compareBucketEntries(meta, encodeBucketEntry({ type: 'meta', ledgerVersion: 11, bucketListType: 'live' })),
     ).toBe(0);
+  });
+
+  it('compareBucketEntryKeys: the same order reading only the keys (a corrupt body after the key goes unread)', () => {
+    const live1 = encodeBucketEntry({ type: 'live', entry: entry(1, { type: 'void' }) });
+    const dead1 = encodeBucketEntry({ type: 'dead', key: key(1) });
+    const init3 = encodeBucketEntry({ type: 'init', entry: entry(3, { type: 'u32', value: 7 }) });
+    expectAscending([live1, init3], compareBucketEntryKeys);
+    expect(compareBucketEntryKeys(live1, dead1)).toBe(0);
+    // Truncating the value leaves the key intact: the checked comparator rejects it, the key-only one does not.
+    const cut = init3.subarray(0, init3.length - 8);
+    expect(() => compareBucketEntries(live1, cut)).toThrow(LedgerKeyError);
+    expect(compareBucketEntryKeys(live1, cut)).toBe(-1);
+    // Keys themselves are still checked.
+    expect(() => compareBucketEntryKeys(live1, dead1.subarray(0, 12))).toThrow(LedgerKeyError);
+    const hotArchived = encodeHotArchiveBucketEntry({ type: 'archived', entry: entry(1, { type: 'void' }) });
+    const hotLive = encodeHotArchiveBucketEntry({ type: 'live', key: key(1) });
+    expect(compareHotArchiveBucketEntryKeys(hotArchived, hotLive)).toBe(0);
   });
 
   it('hot-archive entries: METAENTRY first, ARCHIVED and LIVE of one key equal', () => {

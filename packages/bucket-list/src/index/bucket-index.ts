@@ -3,8 +3,9 @@
 // InMemoryIndex (the file in memory, binary search); larger ones a PageIndex (page table + 16-bit binary fuse
 // filter, one pread per lookup) that is persisted as `bucket-<hash>.index` and reloaded on restart when it is intact
 // and made with the same version and page size.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { BucketFile } from '../bucket-file.js';
 import { BucketError, ioError } from '../errors.js';
 import { type BucketKind, type KindOps, kindOps, META, recordType } from '../kind.js';

@@ -275,8 +275,7 @@ export function buildFuseFilter(hashes: BigUint64Array, hashSeed: bigint): Binar
       positions(key);
       const found = stackSlot[s]!;
       const fingerprint = (mixedHi[key]! ^ mixedLo[key]!) & 0xffff;
-      fingerprints[h[found]!] =
-        fingerprint ^ fingerprints[h[(found + 1) % 3]!]! ^ fingerprints[h[(found + 2) % 3]!]!;
+      fingerprints[h[found]!] = fingerprint ^ fingerprints[h[(found + 1) % 3]!]! ^ fingerprints[h[(found + 2) % 3]!]!;
     }
     const filter = BinaryFuse16.create(hashSeed, mixSeed, segmentLength, segmentCount, fingerprints);
     // The no-false-negative guarantee, checked rather than assumed: three array reads per key.

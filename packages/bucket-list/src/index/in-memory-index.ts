@@ -4,11 +4,23 @@
 import { BucketError } from '../errors.js';
 import { META } from '../kind.js';
 import type { BucketIndex, TypeRange } from './bucket-index.js';
-import { checkAscending, checkQueryKey, compareRecordToKey, int32At, recordLengthAt } from './record-key.js';
+import {
+  checkAscending,
+  checkQueryKey,
+  comparePrefixes,
+  compareRecordToKey,
+  int32At,
+  keyPrefix,
+  recordKeyPrefix,
+  recordLengthAt,
+} from './record-key.js';
 import { TypeRangeTracker } from './type-ranges.js';
 
 export class InMemoryIndex implements BucketIndex {
   readonly kind = 'in-memory';
+  /** Three key-prefix words per record (record-key.ts): most binary-search steps never run the full comparator. */
+  private readonly prefixes: Uint32Array;
+  private readonly queryPrefix = new Uint32Array(3);
 
   /**
    * @param bytes the whole bucket file
@@ -18,10 +30,18 @@ export class InMemoryIndex implements BucketIndex {
     private readonly bytes: Uint8Array,
     private readonly recordOffsets: Uint32Array,
     readonly typeRanges: ReadonlyMap<number, TypeRange>,
-  ) {}
+  ) {
+    this.prefixes = new Uint32Array(3 * recordOffsets.length);
+    for (let i = 0; i < recordOffsets.length; i++) {
+      const at = recordOffsets[i]!;
+      const length = int32At(bytes, at) & 0x7fffffff;
+      recordKeyPrefix(bytes, at + 4, at + 4 + length, this.prefixes, 3 * i);
+    }
+  }
 
   get memoryBytes(): number {
-    return this.bytes.byteLength + this.recordOffsets.byteLength + 64 * (this.typeRanges.size + 1);
+    const arrays = this.bytes.byteLength + this.recordOffsets.byteLength + this.prefixes.byteLength;
+    return arrays + 64 * (this.typeRanges.size + 1);
   }
 
   lookup(key: Uint8Array): Uint8Array | undefined {
@@ -46,11 +66,13 @@ export class InMemoryIndex implements BucketIndex {
 
   /** Index of the first record ≥ key at or after `from`, or -1 if there is none. */
   private lowerBound(key: Uint8Array, from: number): number {
+    keyPrefix(key, this.queryPrefix, 0);
     let lo = from;
     let hi = this.recordOffsets.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.compareAt(mid, key) < 0) lo = mid + 1;
+      const order = comparePrefixes(this.prefixes, 3 * mid, this.queryPrefix, 0) || this.compareAt(mid, key);
+      if (order < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo < this.recordOffsets.length ? lo : -1;

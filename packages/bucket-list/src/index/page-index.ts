@@ -2,13 +2,22 @@
 // last key of the records that start in it and the offset of the first of them, plus a binary fuse filter over all
 // keys. A lookup costs one binary search over the pages, one filter probe, and (if the filter says maybe) one pread
 // of the page's records. Keys live in one concatenated buffer and offsets in typed arrays: no object per page.
+
+import { closeSync } from 'node:fs';
+import { compareLedgerKeys } from '@strata/ledger-key';
 import { BucketError } from '../errors.js';
 import { readAt } from '../record-io.js';
 import type { BucketIndex, TypeRange } from './bucket-index.js';
 import type { BinaryFuse16 } from './fuse-filter.js';
-import { checkAscending, checkQueryKey, compareRecordToKey, recordLengthAt } from './record-key.js';
-import { compareLedgerKeys } from '@strata/ledger-key';
-import { closeSync } from 'node:fs';
+import {
+  checkAscending,
+  checkQueryKey,
+  comparePrefixes,
+  compareRecordToKey,
+  keyPrefix,
+  recordKeyPrefix,
+  recordLengthAt,
+} from './record-key.js';
 
 /** The page table: what the builder produces and the index file stores. */
 export interface PageTable {
@@ -28,7 +37,11 @@ export class PageIndex implements BucketIndex {
   private pageLength = 0;
   private loadedPage = -1;
   private recordStarts = new Uint32Array(256);
+  private recordPrefixes = new Uint32Array(3 * 256); // key prefixes of the loaded page's records (record-key.ts)
   private recordCount = 0;
+  private readonly queryPrefix = new Uint32Array(3);
+  /** Key prefixes of each page's first and last key (6 words a page), so the page search rarely runs the comparator. */
+  private readonly pagePrefixes: Uint32Array;
 
   /**
    * Takes ownership of `fd` (an open descriptor of the bucket file at `path`, `fileSize` bytes), closed by close().
@@ -43,6 +56,10 @@ export class PageIndex implements BucketIndex {
   ) {
     this.fd = fd;
     this.page = new Uint8Array(table.pageSize * 2);
+    this.pagePrefixes = new Uint32Array(6 * table.pageCount);
+    for (let k = 0; k < 2 * table.pageCount; k++) {
+      keyPrefix(table.keyBytes.subarray(table.keyStarts[k]!, table.keyStarts[k + 1]!), this.pagePrefixes, 3 * k);
+    }
   }
 
   get memoryBytes(): number {
@@ -51,15 +68,18 @@ export class PageIndex implements BucketIndex {
       t.keyBytes.byteLength +
       t.keyStarts.byteLength +
       t.pageOffsets.byteLength +
+      this.pagePrefixes.byteLength +
       (this.filter?.memoryBytes ?? 0) +
       this.page.byteLength +
       this.recordStarts.byteLength +
+      this.recordPrefixes.byteLength +
       64 * (this.typeRanges.size + 1)
     );
   }
 
   lookup(key: Uint8Array): Uint8Array | undefined {
     checkQueryKey(key);
+    keyPrefix(key, this.queryPrefix, 0);
     const p = this.candidatePage(key, 0);
     if (p < 0 || !this.mayHold(p, key)) return undefined;
     this.loadPage(p);
@@ -73,6 +93,7 @@ export class PageIndex implements BucketIndex {
     let fromRecord = 0;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
+      keyPrefix(key, this.queryPrefix, 0);
       const p = this.candidatePage(key, fromPage);
       if (p < 0) return; // every remaining key sorts after the last page
       if (p !== fromPage) fromRecord = 0;
@@ -91,6 +112,7 @@ export class PageIndex implements BucketIndex {
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    this.loadedPage = -1; // so that every later lookup that needs a page throws CLOSED, not only uncached ones
   }
 
   private firstKey(p: number): Uint8Array {
@@ -103,13 +125,15 @@ export class PageIndex implements BucketIndex {
     return this.table.keyBytes.subarray(s[2 * p + 1]!, s[2 * p + 2]!);
   }
 
-  /** The first page at or after `from` whose last key ≥ key, or -1. */
+  /** The first page at or after `from` whose last key ≥ key (whose prefix is in queryPrefix), or -1. */
   private candidatePage(key: Uint8Array, from: number): number {
+    const q = this.queryPrefix;
     let lo = from;
     let hi = this.table.pageCount;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareLedgerKeys(this.lastKey(mid), key) < 0) lo = mid + 1;
+      const order = comparePrefixes(this.pagePrefixes, 6 * mid + 3, q, 0) || compareLedgerKeys(this.lastKey(mid), key);
+      if (order < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo < this.table.pageCount ? lo : -1;
@@ -117,7 +141,9 @@ export class PageIndex implements BucketIndex {
 
   /** Key within page p's key range and admitted by the filter. */
   private mayHold(p: number, key: Uint8Array): boolean {
-    if (compareLedgerKeys(key, this.firstKey(p)) < 0) return false;
+    const order =
+      comparePrefixes(this.queryPrefix, 0, this.pagePrefixes, 6 * p) || compareLedgerKeys(key, this.firstKey(p));
+    if (order < 0) return false;
     return this.filter === undefined || this.filter.mayContain(key);
   }
 
@@ -153,7 +179,11 @@ export class PageIndex implements BucketIndex {
         const grown = new Uint32Array(count * 2);
         grown.set(this.recordStarts);
         this.recordStarts = grown;
+        const grownPrefixes = new Uint32Array(count * 6);
+        grownPrefixes.set(this.recordPrefixes);
+        this.recordPrefixes = grownPrefixes;
       }
+      recordKeyPrefix(this.page, at + 4, at + 4 + recordLength, this.recordPrefixes, 3 * count);
       this.recordStarts[count++] = at;
       at += 4 + recordLength;
     }
@@ -162,12 +192,14 @@ export class PageIndex implements BucketIndex {
     this.loadedPage = p;
   }
 
+  /** The first record of the loaded page at or after `from` that is ≥ key (whose prefix is in queryPrefix). */
   private recordLowerBound(key: Uint8Array, from: number): number {
     let lo = from;
     let hi = this.recordCount;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.compareRecord(mid, key) < 0) lo = mid + 1;
+      const order = comparePrefixes(this.recordPrefixes, 3 * mid, this.queryPrefix, 0) || this.compareRecord(mid, key);
+      if (order < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -40,6 +40,56 @@ export function compareRecordToKey(bytes: Uint8Array, start: number, end: number
   return int32At(bytes, start) === KEY_RECORD ? compareLedgerKeys(body, key) : compareEntryToKey(body, key);
 }
 
+// Key prefixes. The first 12 bytes of a LedgerKey — its type and the first 8 bytes of its first field (an account
+// id, SCAddress, hash, balance id or config setting id: non-negative discriminants and fixed opaque bytes) — order
+// exactly as the keys do wherever they differ, so comparing three words decides most comparisons of a binary search
+// without the full comparator (which validates a whole entry per call). Equal prefixes fall back to the comparator.
+// CONFIG_SETTING keys are 8 bytes: their third word is 0, in the key and in the entry alike.
+
+const CONTRACT_DATA = 6;
+const CONTRACT_CODE = 7;
+const CONFIG_SETTING = 8;
+
+/** Writes the 3-word prefix of a LedgerKey to out[at, at + 3). */
+export function keyPrefix(key: Uint8Array, out: Uint32Array, at: number): void {
+  out[at] = key.length >= 4 ? int32At(key, 0) >>> 0 : 0;
+  out[at + 1] = key.length >= 8 ? int32At(key, 4) >>> 0 : 0;
+  out[at + 2] = key.length >= 12 ? int32At(key, 8) >>> 0 : 0;
+}
+
+/**
+ * Writes the 3-word prefix of the key of the record payload at bytes[start, end) to out[at, at + 3): taken from the
+ * key of a key record, from the data arm of an entry record (after the ext of CONTRACT_DATA / CONTRACT_CODE).
+ */
+export function recordKeyPrefix(bytes: Uint8Array, start: number, end: number, out: Uint32Array, at: number): void {
+  let type: number;
+  let field: number;
+  if (int32At(bytes, start) === KEY_RECORD) {
+    type = start + 4;
+    field = start + 8;
+  } else {
+    type = start + 8;
+    field = start + 12;
+    const entryType = type + 4 <= end ? int32At(bytes, type) : -1;
+    if (entryType === CONTRACT_DATA) field += 4;
+    else if (entryType === CONTRACT_CODE) field += field + 4 <= end && int32At(bytes, field) === 1 ? 52 : 4;
+  }
+  const entryType = type + 4 <= end ? int32At(bytes, type) : -1;
+  out[at] = entryType >>> 0;
+  out[at + 1] = field + 4 <= end ? int32At(bytes, field) >>> 0 : 0;
+  out[at + 2] = entryType !== CONFIG_SETTING && field + 8 <= end ? int32At(bytes, field + 4) >>> 0 : 0;
+}
+
+/** Order of the prefixes a[i, i + 3) and b[j, j + 3): -1, 0 (undecided) or 1. */
+export function comparePrefixes(a: Uint32Array, i: number, b: Uint32Array, j: number): number {
+  for (let k = 0; k < 3; k++) {
+    const x = a[i + k]!;
+    const y = b[j + k]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
 /** Throws INVALID_ARGUMENT unless `key` is one valid LedgerKey. */
 export function checkQueryKey(key: Uint8Array, field = 'key'): void {
   try {

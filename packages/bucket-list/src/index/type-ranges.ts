@@ -27,7 +27,11 @@ export class TypeRangeTracker {
 }
 
 /** A frozen-entry map from parallel arrays of types and start offsets (each range ends where the next starts). */
-export function typeRangeMap(types: readonly number[], starts: readonly number[], fileSize: number): Map<number, TypeRange> {
+export function typeRangeMap(
+  types: readonly number[],
+  starts: readonly number[],
+  fileSize: number,
+): Map<number, TypeRange> {
   const ranges = new Map<number, TypeRange>();
   for (let i = 0; i < types.length; i++) {
     // A type seen twice means unsorted records; keep its first run (a verified bucket never has this).
