@@ -1,6 +1,6 @@
 // Inputs for the bucket-list benchmarks: large sorted buckets built from the test pool's entry shapes (accounts,
 // trustlines, SAC-balance contract data, TTLs, contract code, data entries), deterministic for a seed.
-import { compareBucketEntries } from '@strata/ledger-key';
+import { compareBucketEntryKeys } from '@strata/ledger-key';
 import { seededRandom } from '@strata/test-kit';
 import { DEAD_ENTRY, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
 import { poolEntry, poolIdentity, poolKey } from '../test/support.js';
@@ -27,8 +27,8 @@ export function mergeInputs(count: number, seed: number): { older: Uint8Array[];
     else if (r < 0.5) newer.push(tagged(DEAD_ENTRY, poolKey(n)));
   }
   for (let n = count; n < count + count / 2; n++) newer.push(tagged(INIT_ENTRY, poolEntry(n, 2)));
-  older.sort(compareBucketEntries);
-  newer.sort(compareBucketEntries);
+  older.sort(compareBucketEntryKeys);
+  newer.sort(compareBucketEntryKeys);
   return { older, newer };
 }
 

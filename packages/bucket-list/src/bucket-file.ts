@@ -98,8 +98,8 @@ export class BucketOutput {
     if (protocolVersion >= FIRST_PROTOCOL_INIT_AND_META) this.writer.put(encodeMeta(kind, protocolVersion));
   }
 
-  put(payload: Uint8Array): void {
-    const type = recordType(payload);
+  /** Writes one record; `type`, when given, replaces the payload's discriminant (a merge turning INIT into LIVE). */
+  put(payload: Uint8Array, type = recordType(payload)): void {
     if (!this.keepTombstones && this.ops.isTombstone(type)) return;
     if (this.protocolVersion < FIRST_PROTOCOL_INIT_AND_META && (this.kind === 'hot-archive' || type === INIT_ENTRY)) {
       this.abort();
@@ -108,7 +108,7 @@ export class BucketOutput {
         `${this.kind} entry type ${type} in a bucket of protocol ${this.protocolVersion}`,
       );
     }
-    this.writer.put(payload);
+    this.writer.put(payload, type);
     this.entries++;
   }
 

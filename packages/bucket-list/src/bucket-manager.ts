@@ -61,6 +61,17 @@ export class Bucket {
   }
 }
 
+/**
+ * What the manager reports as it works, for progress bars and structured logs (the manager itself never prints):
+ * each bucket verified while opening a state (`done` of `total`), each background merge started and finished, and
+ * index files that had to be rebuilt.
+ */
+export type BucketEvent =
+  | { type: 'verify'; kind: BucketKind; hash: string; bytes: number; done: number; total: number; ms: number }
+  | { type: 'merge-start'; kind: BucketKind; level: number; bytes: number }
+  | { type: 'merge-done'; kind: BucketKind; level: number; hash: string; bytes: number; ms: number }
+  | { type: 'index-problem'; error: BucketError };
+
 export interface BucketManagerOptions {
   /** fsync bucket files, indexes and the HAS (stellar-core's DISABLE_XDR_FSYNC inverted). Default true. */
   fsync?: boolean;
@@ -73,6 +84,8 @@ export interface BucketManagerOptions {
   networkPassphrase?: string;
   /** Start the saved pending merges when opening (default true). False defers them to `restartMerges()`. */
   restartMerges?: boolean;
+  /** Progress and diagnostics (see BucketEvent). */
+  onEvent?: (event: BucketEvent) => void;
 }
 
 /** A live-list point lookup's answer: the newest LedgerEntry XDR, or undefined (absent or deleted). */
@@ -96,6 +109,7 @@ export class BucketManager {
   private readonly fsync: boolean;
   private readonly merger: Merger;
   private readonly indexOptions: IndexOptions;
+  private readonly onEvent: (event: BucketEvent) => void;
   private readonly networkPassphrase: string;
   private hasVersion: 1 | 2 = 1;
   private failure: Error | undefined;
@@ -107,7 +121,12 @@ export class BucketManager {
   ) {
     this.bucketsDir = join(dir, BUCKETS_DIR);
     this.fsync = options.fsync ?? true;
-    this.indexOptions = options.index ?? {};
+    const onEvent = options.onEvent;
+    this.onEvent = onEvent ?? (() => undefined);
+    this.indexOptions =
+      onEvent === undefined
+        ? (options.index ?? {})
+        : { ...options.index, onIndexProblem: (error) => onEvent({ type: 'index-problem', error }) };
     this.networkPassphrase = options.networkPassphrase ?? 'Standalone Network ; February 2017';
     const merger = options.merger ?? 'workers';
     this.merger =
@@ -135,7 +154,7 @@ export class BucketManager {
       if ((error as { code?: string }).code !== 'ENOENT') throw ioError(error, hasPath, 'read state');
     }
     try {
-      if (text !== undefined) manager.assumeState(parseHistoryArchiveState(text, hasPath));
+      if (text !== undefined) manager.loadState(parseHistoryArchiveState(text, hasPath));
       manager.collectGarbage(true);
       if (text !== undefined && (options.restartMerges ?? true)) manager.restartMerges();
     } catch (error) {
@@ -148,9 +167,16 @@ export class BucketManager {
   /**
    * Loads the lists a HAS describes, without starting any merge (stellar-core assumeState with restartMerges =
    * false): curr and snap of every level, and each pending merge as its saved output or inputs. Every bucket must be
-   * present in the buckets directory and verify. Replaces whatever the manager held.
+   * present in the buckets directory (`<dir>/buckets/bucket-<hex>.xdr`: copy or link stellar-core's bucket files
+   * there) and verify. Replaces whatever the manager held, and writes the state as `has.json`.
    */
   assumeState(has: HistoryArchiveState): void {
+    this.loadState(has);
+    this.persist();
+    this.collectGarbage(false);
+  }
+
+  private loadState(has: HistoryArchiveState): void {
     this.ensureUsable();
     const live = this.assumeLevels('live', has.currentBuckets);
     const hot =
@@ -303,8 +329,11 @@ export class BucketManager {
       empty,
       isEmpty: (bucket) => bucket.isEmpty,
       protocolOf: (bucket) => bucket.file.protocolVersion,
-      startMerge: (level, older, newer, maxProtocolVersion, deadline) =>
-        this.merger
+      startMerge: (level, older, newer, maxProtocolVersion, deadline) => {
+        const started = performance.now();
+        const bytes = older.file.size + newer.file.size;
+        this.onEvent({ type: 'merge-start', kind, level, bytes });
+        return this.merger
           .merge({
             dir: this.bucketsDir,
             older: older.file,
@@ -315,7 +344,11 @@ export class BucketManager {
             index: this.indexOptions,
             deadline,
           })
-          .then((file) => this.adoptMergeOutput(file)),
+          .then((file) => {
+            this.onEvent({ type: 'merge-done', kind, level, hash: file.hash, bytes, ms: performance.now() - started });
+            return this.adoptMergeOutput(file);
+          });
+      },
       mergeIntoLevel0: (curr, prepared, protocolVersion) => {
         const entries = curr.entries ?? readEntries(curr.file);
         // Live level 0 merges in memory at the ledger's protocol (LiveBucket::mergeInMemory); the hot archive merges
@@ -372,13 +405,39 @@ export class BucketManager {
   }
 
   private assumeLevels(kind: BucketKind, levels: readonly HasLevel[]): Schedule<Bucket, Prepared>['levels'] {
+    const total = new Set(
+      levels.flatMap((level) => [
+        level.curr,
+        level.snap,
+        ...(level.next.state === 1
+          ? [level.next.output]
+          : level.next.state === 2
+            ? [level.next.curr, level.next.snap]
+            : []),
+      ]),
+    );
+    total.delete(ZERO_HASH);
+    let done = 0;
     const load = (hash: string, field: string): Bucket => {
       if (hash === ZERO_HASH) return this.empty(kind);
       const known = this.registry.get(registryKey(kind, hash));
       if (known !== undefined) return known;
       const path = join(this.bucketsDir, bucketFileName(hash));
       try {
-        return this.adopt(verifyBucketFile(path, kind, hash));
+        const started = performance.now();
+        const file = verifyBucketFile(path, kind, hash);
+        const bucket = this.adopt(file);
+        done++;
+        this.onEvent({
+          type: 'verify',
+          kind,
+          hash,
+          bytes: file.size,
+          done,
+          total: total.size,
+          ms: performance.now() - started,
+        });
+        return bucket;
       } catch (error) {
         if (error instanceof BucketError) {
           throw new BucketError(error.code, `${field}: ${error.detail}`, {

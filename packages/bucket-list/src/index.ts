@@ -12,7 +12,7 @@ export {
   verifyBucketFile,
   writeBucket,
 } from './bucket-file.js';
-export type { BucketManagerOptions, LookupResult } from './bucket-manager.js';
+export type { BucketEvent, BucketManagerOptions, LookupResult } from './bucket-manager.js';
 export { Bucket, BucketManager, MAX_PROTOCOL_VERSION } from './bucket-manager.js';
 export type { BucketErrorContext } from './errors.js';
 export { BucketError, BucketErrorCode } from './errors.js';

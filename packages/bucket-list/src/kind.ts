@@ -4,7 +4,9 @@
 // merge and list code is written once.
 import {
   compareBucketEntries,
+  compareBucketEntryKeys,
   compareHotArchiveBucketEntries,
+  compareHotArchiveBucketEntryKeys,
   ledgerKeyOfEntry,
   validateBucketEntry,
   validateHotArchiveBucketEntry,
@@ -30,17 +32,23 @@ export interface KindOps {
   readonly kind: BucketKind;
   /** BucketListType in METAENTRY ext v1. */
   readonly listType: number;
-  /** Strict total order of two records' payloads (validates both). */
+  /** Strict total order of two records' payloads (validates both whole). */
   compare(a: Uint8Array, b: Uint8Array): number;
+  /**
+   * The same order for records already validated whole (read from a verified bucket, or checked when a batch came
+   * in): only discriminants and key fields are read, so merges and sorts do not re-validate entry bodies.
+   */
+  compareKeys(a: Uint8Array, b: Uint8Array): number;
   /** Full structural validation of one payload (throws LedgerKeyError). */
   validate(payload: Uint8Array): void;
   /** True for the kind's tombstone (live DEADENTRY, hot-archive LIVE). */
   isTombstone(type: number): boolean;
   /**
-   * The record to write for two records of the same key, `older` from the old bucket and `newer` from the new one, or
-   * undefined when they annihilate. Throws MERGE_CONFLICT for pairs the case table forbids.
+   * For two records of the same key, `older` from the old bucket and `newer` from the new one: the record type to
+   * write `newer`'s body with, or ANNIHILATED when nothing is written. Throws MERGE_CONFLICT for pairs the case table
+   * forbids. (A type rather than a record, so a merge rewrites one discriminant instead of copying the entry.)
    */
-  mergeEqual(older: Uint8Array, newer: Uint8Array): Uint8Array | undefined;
+  mergeEqual(older: Uint8Array, newer: Uint8Array): number;
   /** The LedgerKey XDR of a non-META record (a copy for entries, a view for tombstone keys). */
   keyOf(payload: Uint8Array): Uint8Array;
 }
@@ -50,9 +58,12 @@ export function recordType(payload: Uint8Array): number {
   return (payload[0]! << 24) | (payload[1]! << 16) | (payload[2]! << 8) | payload[3]!;
 }
 
+/** mergeEqual's answer when the two records cancel out (INIT + DEAD). */
+export const ANNIHILATED = -2;
+
 /** A copy of `payload` with its discriminant replaced (INIT ↔ LIVE share the LedgerEntry body). */
-function retyped(payload: Uint8Array, type: number): Uint8Array {
-  const out = new Uint8Array(payload);
+export function retyped(payload: Uint8Array, type: number): Uint8Array {
+  const out = payload.slice();
   out[0] = type >>> 24;
   out[1] = (type >>> 16) & 0xff;
   out[2] = (type >>> 8) & 0xff;
@@ -64,6 +75,7 @@ const live: KindOps = {
   kind: 'live',
   listType: 0,
   compare: compareBucketEntries,
+  compareKeys: compareBucketEntryKeys,
   validate: validateBucketEntry,
   isTombstone: (type) => type === DEAD_ENTRY,
   // stellar-core LiveBucket::mergeCasesWithEqualKeys (spec §4.2).
@@ -74,13 +86,13 @@ const live: KindOps = {
       if (o !== DEAD_ENTRY) {
         throw new BucketError('MERGE_CONFLICT', 'an INIT entry arrives onto a live entry of the same key');
       }
-      return retyped(newer, LIVE_ENTRY); // DEAD + INIT=x → LIVE=x
+      return LIVE_ENTRY; // DEAD + INIT=x → LIVE=x
     }
     if (o === INIT_ENTRY) {
-      if (n === LIVE_ENTRY) return retyped(newer, INIT_ENTRY); // INIT=x + LIVE=y → INIT=y
-      return undefined; // INIT + DEAD → nothing
+      if (n === LIVE_ENTRY) return INIT_ENTRY; // INIT=x + LIVE=y → INIT=y
+      return ANNIHILATED; // INIT + DEAD → nothing
     }
-    return newer; // neither is INIT: the newer wins
+    return n; // neither is INIT: the newer wins
   },
   keyOf: (payload) =>
     recordType(payload) === DEAD_ENTRY ? payload.subarray(4) : ledgerKeyOfEntry(payload.subarray(4)),
@@ -90,9 +102,10 @@ const hotArchive: KindOps = {
   kind: 'hot-archive',
   listType: 1,
   compare: compareHotArchiveBucketEntries,
+  compareKeys: compareHotArchiveBucketEntryKeys,
   validate: validateHotArchiveBucketEntry,
   isTombstone: (type) => type === HOT_LIVE,
-  mergeEqual: (_older, newer) => newer, // HotArchiveBucket::mergeCasesWithEqualKeys: the newer wins
+  mergeEqual: (_older, newer) => recordType(newer), // HotArchiveBucket::mergeCasesWithEqualKeys: the newer wins
   keyOf: (payload) => (recordType(payload) === HOT_LIVE ? payload.subarray(4) : ledgerKeyOfEntry(payload.subarray(4))),
 };
 

@@ -3,7 +3,9 @@
 import { LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { type BucketFile, BucketInput, BucketOutput, type OutputOptions } from './bucket-file.js';
 import { BucketError, entryError } from './errors.js';
+import { comparePrefixes, recordKeyPrefix } from './index/record-key.js';
 import {
+  ANNIHILATED,
   type BucketKind,
   DEAD_ENTRY,
   FIRST_PROTOCOL_INIT_AND_META,
@@ -13,6 +15,8 @@ import {
   type KindOps,
   kindOps,
   LIVE_ENTRY,
+  recordType,
+  retyped,
 } from './kind.js';
 
 /** What the merge loop needs of an input: the current payload (undefined at the end) and a step. */
@@ -35,40 +39,55 @@ export class ArrayCursor implements MergeCursor {
 
 /**
  * The two-pointer walk of stellar-core's mergeInternal: the smaller key is emitted; equal keys go through the kind's
- * case table. `older` is the level's curr, `newer` the incoming (younger) bucket. Returns the number emitted.
+ * case table. `older` is the level's curr, `newer` the incoming (younger) bucket. Inputs are records validated when
+ * they entered the list (a verified bucket file, a checked batch), so only their keys are compared.
  */
 export function mergeCursors(
   ops: KindOps,
   older: MergeCursor,
   newer: MergeCursor,
-  emit: (payload: Uint8Array) => void,
+  emit: (payload: Uint8Array, type: number) => void,
 ): void {
+  // Each side's key prefix (type and first 8 bytes of the first key field) decides most comparisons of interleaved
+  // inputs with three word compares; only equal prefixes go to the comparator.
+  const prefixes = new Uint32Array(6);
+  let o = older.current;
+  let n = newer.current;
+  if (o !== undefined) recordKeyPrefix(o, 0, o.length, prefixes, 0);
+  if (n !== undefined) recordKeyPrefix(n, 0, n.length, prefixes, 3);
   for (;;) {
-    const o = older.current;
-    const n = newer.current;
     if (o === undefined) {
       if (n === undefined) return;
-      emit(n);
+      emit(n, recordType(n));
       newer.advance();
+      n = newer.current;
       continue;
     }
     if (n === undefined) {
-      emit(o);
+      emit(o, recordType(o));
       older.advance();
+      o = older.current;
       continue;
     }
-    const order = ops.compare(n, o);
-    if (order < 0) {
-      emit(n);
+    let order = comparePrefixes(prefixes, 3, prefixes, 0);
+    if (order === 0) order = ops.compareKeys(n, o);
+    if (order <= 0) {
+      if (order < 0) emit(n, recordType(n));
+      else {
+        const type = ops.mergeEqual(o, n);
+        if (type !== ANNIHILATED) emit(n, type);
+        older.advance();
+        o = older.current;
+        if (o !== undefined) recordKeyPrefix(o, 0, o.length, prefixes, 0);
+      }
       newer.advance();
-    } else if (order > 0) {
-      emit(o);
-      older.advance();
+      n = newer.current;
+      if (n !== undefined) recordKeyPrefix(n, 0, n.length, prefixes, 3);
     } else {
-      const merged = ops.mergeEqual(o, n);
-      if (merged !== undefined) emit(merged);
+      emit(o, recordType(o));
       older.advance();
-      newer.advance();
+      o = older.current;
+      if (o !== undefined) recordKeyPrefix(o, 0, o.length, prefixes, 0);
     }
   }
 }
@@ -105,7 +124,7 @@ export function mergeBucketFiles(dir: string, older: BucketFile, newer: BucketFi
     const out = new BucketOutput(dir, older.kind, version, options);
     output = out;
     try {
-      mergeCursors(ops, oldInput, newInput, (payload) => out.put(payload));
+      mergeCursors(ops, oldInput, newInput, (payload, type) => out.put(payload, type));
     } catch (error) {
       const where = error instanceof BucketError ? error : undefined;
       if (where?.code === 'MERGE_CONFLICT') {
@@ -135,12 +154,9 @@ export function mergeArrays(
 ): Uint8Array[] {
   const ops = kindOps(kind);
   const out: Uint8Array[] = [];
-  mergeCursors(ops, new ArrayCursor(older), new ArrayCursor(newer), (payload) => {
-    if (
-      keepTombstones ||
-      !ops.isTombstone((payload[0]! << 24) | (payload[1]! << 16) | (payload[2]! << 8) | payload[3]!)
-    )
-      out.push(payload);
+  mergeCursors(ops, new ArrayCursor(older), new ArrayCursor(newer), (payload, type) => {
+    if (keepTombstones || !ops.isTombstone(type))
+      out.push(type === recordType(payload) ? payload : retyped(payload, type));
   });
   return out;
 }
@@ -174,9 +190,9 @@ function sortedUnique(ops: KindOps, payloads: Uint8Array[], what: string): Uint8
       entryError(error, undefined, 4);
     }
   }
-  payloads.sort(ops.compare);
+  payloads.sort(ops.compareKeys);
   for (let i = 1; i < payloads.length; i++) {
-    if (ops.compare(payloads[i - 1]!, payloads[i]!) === 0) {
+    if (ops.compareKeys(payloads[i - 1]!, payloads[i]!) === 0) {
       throw new BucketError('INVALID_ARGUMENT', `a key appears twice in the ${what} of one ledger`);
     }
   }

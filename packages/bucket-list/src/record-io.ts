@@ -179,7 +179,8 @@ export class RecordWriter {
     this.buffer = new Uint8Array(bufferSize);
   }
 
-  put(payload: Uint8Array): void {
+  /** Appends one record; with `type`, its first XDR word (the union discriminant) is written as `type` instead. */
+  put(payload: Uint8Array, type?: number): void {
     const length = payload.length;
     if (length === 0 || length % 4 !== 0 || length > MAX_RECORD_BYTES) {
       throw new BucketError('INVALID_ARGUMENT', `cannot write a record of ${length} bytes`, { file: this.tempPath });
@@ -196,6 +197,12 @@ export class RecordWriter {
     b[p + 2] = (mark >>> 8) & 0xff;
     b[p + 3] = mark & 0xff;
     b.set(payload, p + 4);
+    if (type !== undefined) {
+      b[p + 4] = type >>> 24;
+      b[p + 5] = (type >>> 16) & 0xff;
+      b[p + 6] = (type >>> 8) & 0xff;
+      b[p + 7] = type & 0xff;
+    }
     this.used = p + 4 + length;
     this.bytesWritten += 4 + length;
     this.records++;
