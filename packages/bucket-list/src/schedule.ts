@@ -77,7 +77,7 @@ export class Schedule<B, Prepared> {
       const next = this.levels[i]!.next;
       if (levelShouldSpill(ledger, i - 1) && next.state === 'merging') needed.push(next.result);
     }
-    await Promise.all(needed);
+    if (needed.length > 0) await Promise.all(needed);
     // Level 0's input: empty if level 0 spills now (its curr becomes the snap), else its curr.
     const level0 = this.levels[0]!;
     const newCurr0 = this.ops.mergeIntoLevel0(

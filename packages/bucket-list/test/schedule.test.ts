@@ -11,8 +11,9 @@ type Range = readonly [first: number, last: number] | undefined;
 function union(a: Range, b: Range): Range {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  // Merged inputs are always adjacent: the older bucket ends right before the newer one starts.
-  expect(a[1] + 1).toBe(b[0]);
+  // Merged inputs are always adjacent: the older bucket ends right before the newer one starts. (A plain throw:
+  // expect() per merge would dominate this 1.2 M-ledger run.)
+  if (a[1] + 1 !== b[0]) throw new Error(`merging [${a}] with [${b}]: not adjacent`);
   return [a[0], b[1]];
 }
 
