@@ -25,7 +25,7 @@ import {
   ZERO_HASH,
 } from './has.js';
 import { type BucketIndex, type IndexOptions, indexPathOf, openBucketIndex } from './index/bucket-index.js';
-import { type BucketKind, DEAD_ENTRY, FIRST_PROTOCOL_HOT_ARCHIVE, HOT_LIVE, recordType } from './kind.js';
+import { type BucketKind, DEAD_ENTRY, FIRST_PROTOCOL_HOT_ARCHIVE, HOT_LIVE } from './kind.js';
 import { keepTombstoneEntries, NUM_LEVELS } from './levels.js';
 import {
   freshHotArchiveEntries,
@@ -38,6 +38,7 @@ import {
 import { InlineMerger, type Merger, WorkerMerger } from './merger.js';
 import { fsyncDirectory } from './record-io.js';
 import { type Future, Schedule, type ScheduleOps } from './schedule.js';
+import { BucketListSnapshot, pointLoad } from './snapshot.js';
 
 /** The newest ledger protocol this package knows (stellar-core CURRENT_LEDGER_PROTOCOL_VERSION at the spec's commit). */
 export const MAX_PROTOCOL_VERSION = 28;
@@ -46,6 +47,9 @@ const BUCKETS_DIR = 'buckets';
 
 /** A bucket in use: its file, its index, and (level 0 only) its entries in memory for the next in-memory merge. */
 export class Bucket {
+  /** Snapshots holding this bucket: its file is not deleted while any does. */
+  pins = 0;
+
   constructor(
     readonly file: BucketFile,
     readonly index: BucketIndex | undefined,
@@ -262,6 +266,24 @@ export class BucketManager {
   /** The archived LedgerEntry for `key` in the hot archive, or undefined (absent, or restored since). */
   loadHotArchive(key: Uint8Array): LookupResult {
     return this.lookup(this.hotArchive, key, HOT_LIVE);
+  }
+
+  /**
+   * An immutable view of both lists at the current ledger: its buckets stay on disk and readable while later
+   * ledgers close and merges replace them, until `release()`. Release every snapshot (a released snapshot's buckets
+   * that no list uses any more are deleted at the next ledger or release).
+   */
+  snapshot(): BucketListSnapshot {
+    this.ensureUsable();
+    const slots = (schedule: Schedule<Bucket, Prepared>): Bucket[] =>
+      schedule.levels.flatMap((level) => [level.curr, level.snap]);
+    const live = slots(this.live);
+    const hot = slots(this.hotArchive);
+    for (const bucket of [...live, ...hot]) bucket.pins++;
+    return new BucketListSnapshot(this.ledger, live, hot, () => {
+      for (const bucket of [...live, ...hot]) bucket.pins--;
+      if (!this.closed && this.failure === undefined) this.collectGarbage(false);
+    });
   }
 
   /** SHA-256 over the levels' SHA-256(curr hash ‖ snap hash) (BucketListBase::getHash), hex. */
@@ -515,7 +537,7 @@ export class BucketManager {
   private collectGarbage(sweepDirectory: boolean): void {
     const keep = this.referenced();
     for (const [key, bucket] of this.registry) {
-      if (keep.has(key)) continue;
+      if (keep.has(key) || bucket.pins > 0) continue;
       this.registry.delete(key);
       bucket.index?.close();
       if (bucket.file.path !== undefined) {
@@ -543,15 +565,11 @@ export class BucketManager {
 
   private lookup(schedule: Schedule<Bucket, Prepared>, key: Uint8Array, tombstone: number): LookupResult {
     this.ensureUsable();
-    for (const level of schedule.levels) {
-      for (const bucket of [level.curr, level.snap]) {
-        if (bucket.index === undefined) continue;
-        const payload = bucket.index.lookup(key);
-        if (payload === undefined) continue;
-        return recordType(payload) === tombstone ? undefined : payload.subarray(4);
-      }
-    }
-    return undefined;
+    return pointLoad(
+      schedule.levels.flatMap((level) => [level.curr, level.snap]),
+      key,
+      tombstone,
+    );
   }
 }
 

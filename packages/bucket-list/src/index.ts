@@ -37,3 +37,5 @@ export type { MergeJob, Merger } from './merger.js';
 export { InlineMerger, WorkerMerger } from './merger.js';
 export type { Future, Level, ScheduleOps } from './schedule.js';
 export { Schedule } from './schedule.js';
+export type { SnapshotBucket } from './snapshot.js';
+export { BucketListSnapshot } from './snapshot.js';
