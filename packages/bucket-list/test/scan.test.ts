@@ -56,7 +56,7 @@ function viewOf(buckets: BucketFile[]): BucketListSnapshot {
   return new BucketListSnapshot(1, slots, empty, () => undefined);
 }
 
-function scan(view: BucketListSnapshot, type = OFFER): string[] {
+function scan(view: BucketListSnapshot, type: number = OFFER): string[] {
   const out: string[] = [];
   const count = view.scanCurrentLiveEntries(type, (entry) => out.push(hex(entry)));
   expect(count).toBe(out.length);
