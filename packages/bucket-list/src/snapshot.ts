@@ -1,9 +1,9 @@
 // Immutable views of the BucketList at one ledger (stellar-core BucketListSnapshot, spec §6-7): the 22 slots of each
 // list, newest first, pinned so their files outlive later ledgers and merges until the snapshot is released. Point
 // loads, bulk loads, raw scans of one type in one bucket, and the loser-tree scan of current live entries.
-import { compareLedgerKeys } from '@strata/ledger-key';
-import { BucketError } from './errors.js';
-import { checkQueryKey, comparePrefixes, recordKeyPrefix } from './index/record-key.js';
+import { compareLedgerKeys, OrderKey } from '@strata/ledger-key';
+import { BucketError, entryError } from './errors.js';
+import { checkQueryKey } from './index/record-key.js';
 import { type BucketKind, DEAD_ENTRY, HOT_LIVE, kindOps, recordType } from './kind.js';
 import { RecordReader } from './record-io.js';
 
@@ -221,13 +221,13 @@ class LoserTree {
   private readonly readers: RecordReader[] = [];
   private readonly tree: Int32Array;
   private readonly n: number;
-  /** 3-word key prefix of each cursor's current record (see record-key.ts): most matches end on these words. */
-  private readonly prefixes: Uint32Array;
-  private readonly ops = kindOps('live');
-  /** The last key taken off the tree (its record copied), to skip the older versions that follow it. */
+  /** Each cursor's current key as an order key (memcmp order = key order), made once per record. */
+  private readonly keys: OrderKey[] = [];
+  /** The last key taken off the tree, to skip the older versions that follow it. */
+  private readonly lastKey = new OrderKey();
+  private hasLast = false;
+  /** The last live record taken off the tree, copied before its cursor moved on; entries are views of it. */
   private last: Uint8Array = new Uint8Array(512);
-  private lastLength = -1;
-  private readonly lastPrefix = new Uint32Array(3);
 
   constructor(slots: readonly SnapshotBucket[], type: number) {
     try {
@@ -240,6 +240,7 @@ class LoserTree {
           bufferSize: SCAN_BUFFER_BYTES,
         });
         this.readers.push(reader);
+        this.keys.push(new OrderKey());
       }
     } catch (error) {
       for (const reader of this.readers) reader.close();
@@ -248,7 +249,6 @@ class LoserTree {
     const n = this.readers.length;
     this.n = n;
     this.tree = new Int32Array(Math.max(2 * n, 1)).fill(-1);
-    this.prefixes = new Uint32Array(3 * Math.max(n, 1));
     for (let j = 0; j < n; j++) this.tree[n + j] = this.advance(j) ? j : -1;
     if (n > 0) this.tree[0] = this.build(1);
   }
@@ -259,15 +259,23 @@ class LoserTree {
     for (;;) {
       const w = t[0]!;
       if (w < 0) return undefined;
-      const reader = this.readers[w]!;
-      const payload = reader.payload;
-      const duplicate = this.lastLength >= 0 && this.sameAsLast(w, payload);
-      // The record is copied into `last` before its cursor moves on (a refill may overwrite the read buffer), and
-      // the entry handed out is a view of that copy: valid until the next call.
+      const key = this.keys[w]!;
       let result: Uint8Array | undefined;
-      if (!duplicate) {
-        this.remember(w, payload);
-        if (recordType(payload) !== DEAD_ENTRY) result = this.last.subarray(4, this.lastLength);
+      if (!this.hasLast || key.compare(this.lastKey) !== 0) {
+        // The newest version of a new key (older versions of it follow and compare equal to lastKey).
+        this.lastKey.setFrom(key);
+        this.hasLast = true;
+        const reader = this.readers[w]!;
+        const buffer = reader.buffer;
+        const start = reader.payloadStart;
+        const end = reader.payloadEnd;
+        if (buffer[start + 3] !== DEAD_ENTRY || buffer[start] !== 0) {
+          // Copied before the cursor moves on (a refill may overwrite its read buffer).
+          const length = end - start - 4;
+          if (length > this.last.length) this.last = new Uint8Array(length * 2);
+          this.last.set(buffer.subarray(start + 4, end));
+          result = this.last.subarray(0, length);
+        }
       }
       // Replace the winner by its cursor's next record and replay its path to the root.
       let candidate = this.advance(w) ? w : -1;
@@ -300,33 +308,28 @@ class LoserTree {
     return right;
   }
 
-  /** Moves cursor j to its next record; false when its type range is done. */
+  /** Moves cursor j to its next record and makes its order key; false when its type range is done. */
   private advance(j: number): boolean {
     const reader = this.readers[j]!;
     if (!reader.next()) return false;
-    recordKeyPrefix(reader.buffer, reader.payloadStart, reader.payloadEnd, this.prefixes, 3 * j);
+    const buffer = reader.buffer;
+    const start = reader.payloadStart;
+    const tombstone =
+      buffer[start] === 0 && buffer[start + 1] === 0 && buffer[start + 2] === 0 && buffer[start + 3] === DEAD_ENTRY;
+    try {
+      if (tombstone) this.keys[j]!.setFromKey(buffer, start + 4, reader.payloadEnd);
+      else this.keys[j]!.setFromEntry(buffer, start + 4);
+    } catch (error) {
+      entryError(error, reader.path, reader.recordOffset + 8);
+    }
     return true;
   }
 
+  /** a beats b: an exhausted cursor never wins; else the smaller key; on equal keys the newer slot (smaller index). */
   private beats(a: number, b: number): boolean {
     if (a < 0) return false;
     if (b < 0) return true;
-    let order = comparePrefixes(this.prefixes, 3 * a, this.prefixes, 3 * b);
-    if (order === 0) order = this.ops.compareKeys(this.readers[a]!.payload, this.readers[b]!.payload);
+    const order = this.keys[a]!.compare(this.keys[b]!);
     return order < 0 || (order === 0 && a < b);
-  }
-
-  private sameAsLast(w: number, payload: Uint8Array): boolean {
-    if (comparePrefixes(this.prefixes, 3 * w, this.lastPrefix, 0) !== 0) return false;
-    return this.ops.compareKeys(this.last.subarray(0, this.lastLength), payload) === 0;
-  }
-
-  private remember(w: number, payload: Uint8Array): void {
-    if (payload.length > this.last.length) this.last = new Uint8Array(payload.length * 2);
-    this.last.set(payload);
-    this.lastLength = payload.length;
-    this.lastPrefix[0] = this.prefixes[3 * w]!;
-    this.lastPrefix[1] = this.prefixes[3 * w + 1]!;
-    this.lastPrefix[2] = this.prefixes[3 * w + 2]!;
   }
 }

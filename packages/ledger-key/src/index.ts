@@ -31,6 +31,7 @@ export type { LedgerEntryView } from './ledger-entry.js';
 export { ledgerKeyOfEntry, readLedgerEntry, validateLedgerEntry } from './ledger-entry.js';
 export type { LedgerKeyView } from './ledger-key.js';
 export { readLedgerKey, validateLedgerKey } from './ledger-key.js';
+export { OrderKey, orderKeyOf } from './order-key.js';
 export type {
   AccountEntryExtensionV1,
   Asset,
