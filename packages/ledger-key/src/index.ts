@@ -31,7 +31,6 @@ export type { LedgerEntryView } from './ledger-entry.js';
 export { ledgerKeyOfEntry, readLedgerEntry, validateLedgerEntry } from './ledger-entry.js';
 export type { LedgerKeyView } from './ledger-key.js';
 export { readLedgerKey, validateLedgerKey } from './ledger-key.js';
-export { OrderKey, orderKeyOf } from './order-key.js';
 export type {
   AccountEntryExtensionV1,
   Asset,
@@ -56,6 +55,7 @@ export type {
   TrustLineAsset,
   XdrString,
 } from './model.js';
+export { OrderKey, orderKeyOf } from './order-key.js';
 export type { ScAddressView } from './sc-address.js';
 export { readScAddress, validateScAddress } from './sc-address.js';
 export type { ScContractInstanceView, ScErrorValue, ScValView } from './scval.js';

@@ -92,7 +92,7 @@ export class OrderKey {
   compare(other: OrderKey): number {
     const a = this.bytes;
     const b = other.bytes;
-    const n = this.length < other.length ? this.length : other.length;
+    const n = Math.min(this.length, other.length);
     const aw = this.words;
     const bw = other.words;
     const whole = n >>> 2;
