@@ -113,6 +113,16 @@ export class BucketOutput {
   }
 
   /**
+   * Appends `records` whole records verbatim, marks included, from bytes [start, end) of `source` (a RecordReader's
+   * buffer): the merge's fast path, one copy per run. The caller has applied what `put` checks: order, types
+   * (protocol ≥ 11 only, no META) and the tombstone rule.
+   */
+  putRun(source: Uint8Array, start: number, end: number, records: number): void {
+    this.writer.putRun(source, start, end, records);
+    this.entries += records;
+  }
+
+  /**
    * Completes the file and describes it. With `publish` (the default) the file is renamed to `bucket-<hash>.xdr`;
    * without, it stays under its temporary name (`path`), for a worker whose caller decides the final name. Zero
    * records give the empty bucket and no file.
@@ -156,6 +166,52 @@ export function writeBucket(
   return out.finish();
 }
 
+/** A bucket file's records opened past the METAENTRY (see openBucketRecords). */
+export interface OpenedRecords {
+  /** Undefined for the empty bucket (no file). */
+  readonly reader: RecordReader | undefined;
+  /** True when the reader is on the first entry; false when the file holds no entries. */
+  readonly atEntry: boolean;
+  /** METAENTRY ledgerVersion; 0 without META. */
+  readonly protocolVersion: number;
+}
+
+/**
+ * Opens a bucket file and consumes its METAENTRY (validated and decoded; a hot-archive bucket without one is BAD_META),
+ * leaving the reader on the first entry. The caller closes the reader; it is closed here if opening fails.
+ */
+export function openBucketRecords(
+  bucket: BucketFile,
+  options: { hash?: boolean; bufferSize?: number } = {},
+): OpenedRecords {
+  if (bucket.path === undefined) return { reader: undefined, atEntry: false, protocolVersion: 0 };
+  const path = bucket.path;
+  const reader = new RecordReader(path, {
+    hash: options.hash ?? false,
+    ...(options.bufferSize === undefined ? {} : { bufferSize: options.bufferSize }),
+  });
+  try {
+    if (!reader.next()) return { reader, atEntry: false, protocolVersion: 0 };
+    const first = reader.payload;
+    if (first.length >= 4 && recordType(first) === META) {
+      try {
+        kindOps(bucket.kind).validate(first);
+      } catch (error) {
+        entryError(error, path, reader.recordOffset + 4);
+      }
+      const { protocolVersion } = decodeMeta(bucket.kind, first, { file: path, offset: 0 });
+      return { reader, atEntry: reader.next(), protocolVersion };
+    }
+    if (bucket.kind === 'hot-archive') {
+      throw new BucketError('BAD_META', 'hot-archive bucket without METAENTRY', { file: path, offset: 0 });
+    }
+    return { reader, atEntry: true, protocolVersion: 0 };
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+}
+
 /**
  * A forward cursor over the entries of a bucket file (META consumed on open). `current` is a view valid until
  * `advance()`; undefined at the end. With `check`, every entry is validated and the order and META rules enforced.
@@ -177,35 +233,17 @@ export class BucketInput {
   ) {
     this.ops = kindOps(bucket.kind);
     this.check = options.check ?? false;
-    if (bucket.path === undefined) {
-      this.reader = undefined;
-      this.protocolVersion = 0;
-      this.current = undefined;
-      return;
-    }
-    this.reader = new RecordReader(bucket.path, {
-      hash: options.hash ?? false,
-      ...(options.bufferSize === undefined ? {} : { bufferSize: options.bufferSize }),
-    });
-    let protocolVersion = 0;
-    if (this.reader.next()) {
-      const first = this.reader.payload;
-      if (first.length >= 4 && recordType(first) === META) {
-        this.validate(first);
-        protocolVersion = decodeMeta(bucket.kind, first, { file: bucket.path, offset: 0 }).protocolVersion;
-        this.protocolVersion = protocolVersion;
-        this.load(this.reader.next());
-        return;
-      }
-      if (bucket.kind === 'hot-archive') {
-        throw new BucketError('BAD_META', 'hot-archive bucket without METAENTRY', { file: bucket.path, offset: 0 });
-      }
-      this.protocolVersion = 0;
-      this.load(true);
-      return;
-    }
-    this.protocolVersion = 0;
+    const opened = openBucketRecords(bucket, options);
+    this.reader = opened.reader;
+    this.protocolVersion = opened.protocolVersion;
     this.current = undefined;
+    if (opened.reader === undefined) return;
+    try {
+      this.load(opened.atEntry);
+    } catch (error) {
+      opened.reader.close();
+      throw error;
+    }
   }
 
   advance(): void {

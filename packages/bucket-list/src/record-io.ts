@@ -14,14 +14,18 @@ const DEFAULT_WRITE_BUFFER = 1 << 20;
 
 /**
  * Sequential reader of the records in [start, end) of a file. `next()` advances; the current record's payload is
- * `buffer.subarray(payloadStart, payloadEnd)` — a view that is valid until the following `next()` (the buffer is
- * reused, so nothing is allocated per record). `recordOffset` is the file offset of the record's mark.
+ * `buffer[payloadStart, payloadEnd)` (its mark the 4 bytes before), valid until the following `next()`: the buffer is
+ * reused, so reading allocates nothing per record (the `payload` getter makes a view; loops that care use the
+ * positions). Positions of earlier records stay valid across `next()` until the buffer is refilled, and
+ * `beforeRefill` is called just before that happens, so a caller can consume bytes it still points at.
  */
 export class RecordReader {
   buffer: Uint8Array;
   payloadStart = 0;
   payloadEnd = 0;
   recordOffset = -1;
+  /** Called before a refill moves or replaces `buffer` (positions of records already returned become stale). */
+  beforeRefill: (() => void) | undefined = undefined;
   private fd: number;
   private filled = 0; // bytes of the file held in buffer[0, filled)
   private bufferFileOffset: number; // file offset of buffer[0]
@@ -51,7 +55,9 @@ export class RecordReader {
 
   /** The current record's payload (a view, valid until `next()`). */
   get payload(): Uint8Array {
-    return this.buffer.subarray(this.payloadStart, this.payloadEnd);
+    // The constructor form of the view: about twice as fast as `subarray`, which matters once per record.
+    const buffer = this.buffer;
+    return new Uint8Array(buffer.buffer, buffer.byteOffset + this.payloadStart, this.payloadEnd - this.payloadStart);
   }
 
   /** File offset where the next record would start (after the current one). */
@@ -110,6 +116,7 @@ export class RecordReader {
   /** Makes file bytes [at, at + n) resident in the buffer; false if the file (or `end`) ends first. */
   private ensure(at: number, n: number): boolean {
     if (this.available(at) >= n) return true;
+    this.beforeRefill?.();
     // Keep the unread tail, move it to the front, grow the buffer if one record needs more room, then refill.
     const keepFrom = at - this.bufferFileOffset;
     const keep = this.filled - keepFrom;
@@ -208,6 +215,29 @@ export class RecordWriter {
     this.records++;
   }
 
+  /**
+   * Appends `records` whole records copied verbatim, marks included: bytes [start, end) of `source` (typically a
+   * RecordReader's buffer, whose marks the reader has checked). One copy per run of records instead of one per record;
+   * a run larger than the buffer is hashed and written straight from `source`.
+   */
+  putRun(source: Uint8Array, start: number, end: number, records: number): void {
+    const length = end - start;
+    if (this.used + length > this.buffer.length) {
+      this.flush();
+      if (length > this.buffer.length) {
+        this.writeOut(new Uint8Array(source.buffer, source.byteOffset + start, length));
+        this.bytesWritten += length;
+        this.records += records;
+        return;
+      }
+    }
+    // The constructor form of the view: about twice as fast as `subarray` in V8, and runs are often one record.
+    this.buffer.set(new Uint8Array(source.buffer, source.byteOffset + start, length), this.used);
+    this.used += length;
+    this.bytesWritten += length;
+    this.records += records;
+  }
+
   /** Flushes, fsyncs (unless disabled) and closes; returns the SHA-256 (hex) of everything written. */
   finish(): string {
     this.flush();
@@ -249,7 +279,11 @@ export class RecordWriter {
 
   private flush(): void {
     if (this.used === 0) return;
-    const chunk = this.buffer.subarray(0, this.used);
+    this.writeOut(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private writeOut(chunk: Uint8Array): void {
     this.hasher.update(chunk);
     let done = 0;
     try {
@@ -257,7 +291,6 @@ export class RecordWriter {
     } catch (error) {
       throw ioError(error, this.tempPath, 'write bucket');
     }
-    this.used = 0;
   }
 }
 

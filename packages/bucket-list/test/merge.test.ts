@@ -4,12 +4,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareBucketEntries } from '@strata/ledger-key';
+import { compareBucketEntries, compareHotArchiveBucketEntries } from '@strata/ledger-key';
+import { seededRandom } from '@strata/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BucketFile, BucketInput, emptyBucket, verifyBucketFile, writeBucket } from '../src/bucket-file.js';
 import { BucketError } from '../src/errors.js';
 import { DEAD_ENTRY, encodeMeta, HOT_ARCHIVED, HOT_LIVE, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
 import { freshHotArchiveEntries, freshLiveEntries, mergeArrays, mergeBucketFiles } from '../src/merge.js';
+import { RecordReader, RecordWriter } from '../src/record-io.js';
 import { hex, poolEntry, poolKey } from './support.js';
 
 // One directory for the whole file (tempDir is per test; these tests share small buckets).
@@ -106,6 +108,199 @@ describe('hot archive merges (HotArchiveBucket: the newer entry wins)', () => {
   }
   it('merges into the bottom level drop HOT_ARCHIVE_LIVE tombstones', () => {
     expect(mergeOne('hot-archive', archived(2, 1), restored(2), false)).toEqual([]);
+  });
+});
+
+/**
+ * Two valid inputs of `size` keys drawn from `space` (so the case table is legal: no INIT onto a live entry). `skew`
+ * is the share of the older bucket's keys the newer one touches: low values give long runs from the older input.
+ */
+function randomInputs(
+  kind: 'live' | 'hot-archive',
+  seed: number,
+  size: number,
+  skew: number,
+): { older: Uint8Array[]; newer: Uint8Array[] } {
+  const random = seededRandom(seed);
+  const older: Uint8Array[] = [];
+  const newer: Uint8Array[] = [];
+  const pick = <T>(options: T[]): T => options[Math.floor(random() * options.length)]!;
+  // The hot archive takes Soroban entries only: pool kinds 2, 3 (contract data) and 5 (contract code).
+  const keys: number[] = [];
+  for (let n = 0; keys.length < size; n++) if (kind === 'live' || [2, 3, 5].includes(n % 7)) keys.push(n);
+  for (const n of keys) {
+    const inOld = random() < 0.7;
+    const inNew = inOld ? random() < skew : true;
+    let oldType = -1;
+    if (inOld) {
+      oldType = kind === 'live' ? pick([INIT_ENTRY, LIVE_ENTRY, DEAD_ENTRY]) : pick([HOT_ARCHIVED, HOT_LIVE]);
+      older.push(
+        kind === 'live'
+          ? tag(oldType, oldType === DEAD_ENTRY ? poolKey(n) : poolEntry(n, 1))
+          : oldType === HOT_LIVE
+            ? restored(n)
+            : archived(n, 1),
+      );
+    }
+    if (inNew) {
+      if (kind === 'live') {
+        const liveOld = oldType === INIT_ENTRY || oldType === LIVE_ENTRY;
+        const type = pick(liveOld ? [LIVE_ENTRY, DEAD_ENTRY] : [INIT_ENTRY, LIVE_ENTRY, DEAD_ENTRY]);
+        newer.push(tag(type, type === DEAD_ENTRY ? poolKey(n) : poolEntry(n, 2)));
+      } else {
+        newer.push(random() < 0.5 ? restored(n) : archived(n, 2));
+      }
+    }
+  }
+  const order = kind === 'live' ? compareBucketEntries : compareHotArchiveBucketEntries;
+  older.sort(order);
+  newer.sort(order);
+  return { older, newer };
+}
+
+describe('file merges against the in-memory merge (runs of records, buffer refills, tombstones)', () => {
+  // Read buffers from smaller than one record (every record grows or refills the buffer, every run is flushed
+  // before a refill) to larger than both files (whole-file runs, the tail of one input in one copy).
+  const bufferSizes = [4, 60, 256, 1024, 1 << 20];
+  const shapes: [string, number][] = [
+    ['interleaved', 1],
+    ['long runs from the older input', 0.1],
+  ];
+  for (const kind of ['live', 'hot-archive'] as const) {
+    for (const [shape, skew] of shapes) {
+      for (const keepTombstones of [true, false]) {
+        it(`${kind}, ${shape}, ${keepTombstones ? 'tombstones kept' : 'bottom level: tombstones dropped'}`, () => {
+          const { older, newer } = randomInputs(kind, 11 + skew * 10 + (kind === 'live' ? 0 : 100), 160, skew);
+          const olderFile = bucketOf(kind, older);
+          const newerFile = bucketOf(kind, newer);
+          const expected = mergeArrays(kind, older, newer, keepTombstones);
+          // The same records through BucketOutput.put one by one: the bytes a file merge must reproduce.
+          const reference = writeBucket(dir.path, kind, 23, expected, { fsync: false, keepTombstones });
+          for (const readBufferSize of bufferSizes) {
+            const merged = mergeBucketFiles(dir.path, olderFile, newerFile, {
+              maxProtocolVersion: 23,
+              keepTombstones,
+              fsync: false,
+              readBufferSize,
+            });
+            expect(merged.hash, `read buffer ${readBufferSize}`).toBe(reference.hash);
+            expect(merged.entries).toBe(expected.length);
+            expect(merged.size).toBe(reference.size);
+          }
+          expect(entriesOf(reference)).toEqual(expected.map(hex));
+          expect(verifyBucketFile(reference.path!, kind, reference.hash).entries).toBe(expected.length);
+        });
+      }
+    }
+  }
+
+  it('one empty input: the other is copied whole (tombstones dropped at the bottom level)', () => {
+    const { older } = randomInputs('live', 5, 60, 0);
+    const olderFile = bucketOf('live', older);
+    for (const keepTombstones of [true, false]) {
+      const expected = mergeArrays('live', older, [], keepTombstones);
+      const reference = writeBucket(dir.path, 'live', 23, expected, { fsync: false, keepTombstones });
+      for (const [a, b] of [
+        [olderFile, emptyBucket('live')],
+        [emptyBucket('live'), olderFile],
+      ] as const) {
+        const merged = mergeBucketFiles(dir.path, a, b, {
+          maxProtocolVersion: 23,
+          keepTombstones,
+          fsync: false,
+          readBufferSize: 64,
+        });
+        expect(merged.hash).toBe(reference.hash);
+      }
+    }
+  });
+
+  it('pre-11 buckets (no META, no INIT) merge record by record through the checked path', () => {
+    const older = [live(1, 1), dead(3), live(5, 1), live(8, 1)].sort(compareBucketEntries);
+    const newer = [dead(1), live(2, 2), live(3, 2), live(8, 2)].sort(compareBucketEntries);
+    for (const keepTombstones of [true, false]) {
+      const merged = mergeBucketFiles(dir.path, bucketOf('live', older, 10), bucketOf('live', newer, 10), {
+        maxProtocolVersion: 10,
+        keepTombstones,
+        fsync: false,
+        readBufferSize: 32,
+      });
+      const expected = mergeArrays('live', older, newer, keepTombstones);
+      expect(merged.protocolVersion).toBe(0); // no META to say which: as stellar-core, the version is 0
+      expect(entriesOf(merged)).toEqual(expected.map(hex));
+      expect(merged.hash).toBe(writeBucket(dir.path, 'live', 0, expected, { fsync: false }).hash);
+    }
+  });
+
+  it('a conflict names the newer file and the offset of its record; a truncated input is TRUNCATED at its record', () => {
+    const newerFile = bucketOf('live', [init(2, 2)]);
+    expect(() =>
+      mergeBucketFiles(dir.path, bucketOf('live', [live(2, 1)]), newerFile, { maxProtocolVersion: 23, fsync: false }),
+    ).toThrow(expect.objectContaining({ code: 'MERGE_CONFLICT', file: newerFile.path, offset: 20 }));
+
+    const { older, newer } = randomInputs('live', 9, 40, 1);
+    const olderFile = bucketOf('live', older);
+    const bytes = readFileSync(olderFile.path!);
+    const cutPath = join(dir.path, 'truncated.xdr');
+    writeFileSync(cutPath, bytes.subarray(0, bytes.length - 6));
+    const newerFile2 = bucketOf('live', newer);
+    const before = readdirSync(dir.path).length;
+    for (const readBufferSize of [16, 1 << 20]) {
+      expect(() =>
+        mergeBucketFiles(dir.path, { ...olderFile, path: cutPath }, newerFile2, {
+          maxProtocolVersion: 23,
+          fsync: false,
+          readBufferSize,
+        }),
+      ).toThrow(expect.objectContaining({ code: 'TRUNCATED', file: cutPath }));
+    }
+    expect(readdirSync(dir.path).length).toBe(before); // no temporary output left behind
+  });
+
+  it('readBufferSize outside [4, 2^26] is INVALID_ARGUMENT', () => {
+    const bucket = bucketOf('live', [live(1, 1)]);
+    for (const readBufferSize of [0, 3, 1.5, 2 ** 27]) {
+      expect(() => mergeBucketFiles(dir.path, bucket, bucket, { maxProtocolVersion: 23, readBufferSize })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'readBufferSize' }),
+      );
+    }
+  });
+});
+
+describe('record I/O', () => {
+  it('putRun copies whole records verbatim, also runs larger than the write buffer, interleaved with put', () => {
+    const records = [live(1, 1), dead(2), init(3, 4), live(4, 1)];
+    const marked = Buffer.concat(
+      records.map((payload) => {
+        const mark = Buffer.alloc(4);
+        mark.writeUInt32BE((0x80000000 | payload.length) >>> 0);
+        return Buffer.concat([mark, payload]);
+      }),
+    );
+    const path = join(dir.path, 'runs.tmp');
+    const writer = new RecordWriter(path, false, 64); // smaller than the run below
+    writer.put(records[0]!);
+    const firstLength = 4 + records[0]!.length;
+    writer.putRun(marked, firstLength, marked.length, 3);
+    writer.putRun(marked, 0, firstLength, 1);
+    const hash = writer.finish();
+    const expected = Buffer.concat([marked, marked.subarray(0, firstLength)]);
+    const written = readFileSync(path);
+    expect(written.equals(expected)).toBe(true);
+    expect(hash).toBe(createHash('sha256').update(expected).digest('hex'));
+    expect([writer.records, writer.bytesWritten]).toEqual([5, expected.length]);
+
+    // beforeRefill runs before the reader moves its buffer, while positions of returned records are still valid.
+    const reader = new RecordReader(path, { bufferSize: 8 });
+    const seen: string[] = [];
+    let pending = '';
+    reader.beforeRefill = () => {
+      seen.push(pending);
+      pending = '';
+    };
+    while (reader.next()) pending += hex(reader.buffer.subarray(reader.payloadStart, reader.payloadEnd));
+    reader.close();
+    expect(seen.join('') + pending).toBe([...records, records[0]!].map(hex).join(''));
   });
 });
 
