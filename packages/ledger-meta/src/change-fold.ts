@@ -36,23 +36,52 @@ export interface FoldOptions {
  * One key's fate. The key is its type plus the field bytes `src[keyStart, keyEnd)`: either a LedgerKey (fields from
  * offset 4) or the first LedgerEntry that mentioned it. The XDR LedgerKey is built only when needed (sorting the
  * batch, `dead`, `wasLive`), once per key instead of once per change.
+ *
+ * The fate keeps what the result depends on: the first change in application order (its kind says whether the key
+ * existed at the start) and the last change that moved the value (anything but STATE). With phases (see
+ * `observePhased`) a change can arrive after changes it precedes, so both are tracked with the phase they came from.
  */
 interface KeyFate {
-  /** The latin1 string of the key field bytes: the fate's Map key. */
-  id: string;
+  /** hashKey of the type and field bytes (the hash table's probe key; also saves byte compares on collisions). */
+  hash: number;
   type: number;
   src: Uint8Array;
   keyStart: number;
   keyEnd: number;
+  /** The key fields as 32-bit words (see `wordsOf`), or null when they are not 4-aligned in their buffer. */
+  words: Int32Array | null;
+  wordStart: number;
   key: Uint8Array | null;
-  /** Whether the key was in the live state before the ledger, as told by the first change that mentions it. */
+  /** Phase and kind of the first change in application order, and its entry (null for REMOVED). */
+  firstPhase: number;
+  firstKind: LedgerEntryChangeKind;
+  firstEntry: Uint8Array | null;
+  /** Phase of the last value-moving change (not STATE) in application order, -1 while there is none; its entry. */
+  movePhase: number;
+  moveEntry: Uint8Array | null;
+  /** Filled in by finish(): whether the key existed at the start, and its newest entry (null: absent at the end). */
   existedAtStart: boolean;
-  /** The newest LedgerEntry, or null while the key is absent. */
   current: Uint8Array | null;
 }
 
-/** Map slots: one per LedgerEntryType (0..9), and a last one for keys with an unknown type (whole-key ids). */
+/** Type slots: one per LedgerEntryType (0..9), and a last one for keys with an unknown type (whole-key bytes). */
 const OTHER_TYPES = 10;
+
+/** Hash-table slots a fold starts with (a power of two; the table doubles at half load). */
+const INITIAL_SLOTS = 1024;
+
+/**
+ * Per-process seed of the key hash. The table's layout is the only thing it changes (the batch is sorted), and a
+ * seed an input cannot know keeps a hostile ledger from forcing every key onto one probe chain.
+ */
+const HASH_SEED = (Math.random() * 0x1_0000_0000) >>> 0;
+
+/**
+ * Whether Int32Array reads are little-endian here. Then key fields that sit 4-aligned in their ArrayBuffer (all of
+ * them when a LedgerCloseMeta starts aligned, as XDR keeps every field on a 4-byte boundary) are hashed and compared
+ * a word at a time, and the byte path composes the same little-endian words, so both paths agree on every key.
+ */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
  * The fold rules. The first change that mentions a key tells whether it existed when the ledger started:
@@ -64,9 +93,9 @@ const OTHER_TYPES = 10;
  *   stellar-core also emits RESTORED for a persistent entry that expired and was not yet evicted: that entry IS still
  *   in the live BucketList (the fixture streams show 140 such first observations, checked against each stream's
  *   cumulative state). One ledger's meta cannot tell the two apart, so a caller that knows the live state passes
- *   `wasLive`, consulted only for keys first seen as RESTORED. Without it a restore counts as `live`: that is
- *   always safe for the BucketList (LIVE over an absent key only keeps a tombstone longer), while `init` over a key
- *   an older bucket still holds would let a later DEAD annihilate the INIT in a merge and resurrect the older
+ *   `wasLive`, consulted (by finish()) only for keys first seen as RESTORED. Without it a restore counts as `live`:
+ *   that is always safe for the BucketList (LIVE over an absent key only keeps a tombstone longer), while `init` over
+ *   a key an older bucket still holds would let a later DEAD annihilate the INIT in a merge and resurrect the older
  *   value. With `wasLive` the batch is exactly stellar-core's (init for restores from the hot archive).
  *
  * Every later change only moves the newest value: CREATED / UPDATED / RESTORED set it, REMOVED clears it, STATE does
@@ -76,11 +105,21 @@ const OTHER_TYPES = 10;
  * (key); absent→absent (created and removed within the ledger) = nothing. A key lands in at most one list, so the
  * batch satisfies stellar-core's "no duplicate keys across init/live/dead" assertion by construction.
  *
+ * Keys are found through an open-addressing hash table over their field bytes, so a change costs a hash and a
+ * compare (of 32-bit words when the fields are 4-aligned), and no string or LedgerKey is built per change.
+ *
  * Not safe for concurrent use; one instance per ledger.
  */
 export class LedgerChangeFold {
-  /** Per key type, fates by the latin1 string of the key's field bytes (type-specific maps: no type in the id). */
-  private readonly fates: (Map<string, KeyFate> | undefined)[] = [];
+  /** Every key's fate, in first-seen order. */
+  private readonly fateList: KeyFate[] = [];
+  /** Open addressing with linear probing: 1 + index into fateList, 0 for an empty slot. */
+  private slots = new Int32Array(INITIAL_SLOTS);
+  /** The fate of the previous change: changes come in pairs (STATE, then UPDATED or REMOVED of the same key). */
+  private lastFate: KeyFate | null = null;
+  /** See useWordSource: the array whose keys are read as words, and an Int32Array over the same bytes. */
+  private wordSource: Uint8Array | null = null;
+  private wordView: Int32Array | null = null;
   private readonly wasLive: ((key: Uint8Array) => boolean) | undefined;
   /** Whether every key came validated (observeFields); keys given to observe() are validated by the sort. */
   private validated = true;
@@ -97,14 +136,14 @@ export class LedgerChangeFold {
   observe(kind: LedgerEntryChangeKind, key: Uint8Array, entry: Uint8Array | null): void {
     this.validated = false;
     const type = key.length >= 4 ? readType(key) : -1;
-    if (type >= 0 && type < OTHER_TYPES) this.observeFields(kind, type, key, 4, key.length, key, entry);
-    else this.observeFields(kind, OTHER_TYPES, key, 0, key.length, key, entry);
+    if (type >= 0 && type < OTHER_TYPES) this.observePhased(0, kind, type, key, 4, key.length, key, entry);
+    else this.observePhased(0, kind, OTHER_TYPES, key, 0, key.length, key, entry);
   }
 
   /**
    * Records one change whose key is LedgerEntryType `type` (0..9) with the key field bytes `src[keyStart, keyEnd)`
-   * (validated canonical XDR, as in the LedgerKey after its type). `key`: the XDR LedgerKey if the caller has it, else null (it
-   * is built from the fields when needed). Arrays are kept, not copied.
+   * (validated canonical XDR, as in the LedgerKey after its type). `key`: the XDR LedgerKey if the caller has it, else
+   * null (it is built from the fields when needed). Arrays are kept, not copied.
    */
   observeFields(
     kind: LedgerEntryChangeKind,
@@ -115,54 +154,129 @@ export class LedgerChangeFold {
     key: Uint8Array | null,
     entry: Uint8Array | null,
   ): void {
-    let fates = this.fates[type];
-    if (fates === undefined) {
-      fates = new Map();
-      this.fates[type] = fates;
+    this.observePhased(0, kind, type, src, keyStart, keyEnd, key, entry);
+  }
+
+  /**
+   * Tells the fold that many keys will be given as ranges of `source` (the extractor passes the LedgerCloseMeta
+   * itself): if it starts 4-aligned in its buffer, keys in it at 4-aligned offsets are hashed and compared as 32-bit
+   * words. Reading `buffer` and `byteOffset` of each key's array instead costs more than the words save.
+   * @internal
+   */
+  useWordSource(source: Uint8Array): void {
+    if (!LITTLE_ENDIAN || source.byteOffset % 4 !== 0) return;
+    this.wordSource = source;
+    this.wordView = new Int32Array(source.buffer, source.byteOffset, source.length >>> 2);
+  }
+
+  /**
+   * observeFields for a caller that reads the phases of a ledger interleaved (LCM txProcessing holds each
+   * transaction's fee, apply and post-apply changes together, but every fee is applied before any transaction). A
+   * change of phase `phase` (a small non-negative integer) is applied after every change of a lower phase and before
+   * every change of a higher one, whatever order the calls come in; within a phase, call order is application order.
+   * The result is the same as calling observeFields phase by phase, without logging the changes in between.
+   * @internal
+   */
+  observePhased(
+    phase: number,
+    kind: LedgerEntryChangeKind,
+    type: number,
+    src: Uint8Array,
+    keyStart: number,
+    keyEnd: number,
+    key: Uint8Array | null,
+    entry: Uint8Array | null,
+  ): void {
+    let words: Int32Array | null = null;
+    let wordStart = 0;
+    if (src === this.wordSource && ((keyStart | keyEnd) & 3) === 0) {
+      words = this.wordView;
+      wordStart = keyStart >>> 2;
     }
-    // Valid XDR is canonical (ledger-key rejects other encodings), so bytes = identity.
-    const id = latin1Slice.call(src, keyStart, keyEnd);
-    const fate = fates.get(id);
-    if (fate === undefined) {
-      const fresh: KeyFate = {
-        id,
-        type,
-        src,
-        keyStart,
-        keyEnd,
-        key,
-        existedAtStart:
-          kind === LEDGER_ENTRY_CHANGE.STATE ||
-          kind === LEDGER_ENTRY_CHANGE.UPDATED ||
-          kind === LEDGER_ENTRY_CHANGE.REMOVED,
-        current: kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entry,
-      };
-      if (kind === LEDGER_ENTRY_CHANGE.RESTORED) {
-        fresh.existedAtStart = this.wasLive === undefined || this.wasLive(keyOf(fresh));
-      }
-      fates.set(id, fresh);
+    const last = this.lastFate;
+    if (last !== null && last.type === type && sameFields(last, src, keyStart, keyEnd, words, wordStart)) {
+      update(last, phase, kind, entry);
       return;
     }
-    if (kind === LEDGER_ENTRY_CHANGE.STATE) return;
-    fate.current = kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entry;
+    const hash = hashKey(type, src, keyStart, keyEnd, words, wordStart);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    const fateList = this.fateList;
+    let i = hash & mask;
+    for (let slot = slots[i]!; slot !== 0; slot = slots[i]!) {
+      // `!`: slots hold 1 + an index of fateList
+      const fate = fateList[slot - 1]!;
+      if (fate.hash === hash && fate.type === type && sameFields(fate, src, keyStart, keyEnd, words, wordStart)) {
+        update(fate, phase, kind, entry);
+        this.lastFate = fate;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+    const value = kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entry;
+    fateList.push({
+      hash,
+      type,
+      src,
+      keyStart,
+      keyEnd,
+      words,
+      wordStart,
+      key,
+      firstPhase: phase,
+      firstKind: kind,
+      firstEntry: value,
+      movePhase: kind === LEDGER_ENTRY_CHANGE.STATE ? -1 : phase,
+      moveEntry: value,
+      existedAtStart: false,
+      current: null,
+    });
+    slots[i] = fateList.length;
+    this.lastFate = fateList[fateList.length - 1]!;
+    if (fateList.length * 2 > slots.length) this.grow();
+  }
+
+  /** Doubles the table and re-inserts every fate by its stored hash. */
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    const fateList = this.fateList;
+    for (let index = 0; index < fateList.length; index++) {
+      let i = fateList[index]!.hash & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = index + 1;
+    }
+    this.slots = slots;
   }
 
   /** The batch: every key that changed, by net effect, each list in key order. */
   finish(): LedgerBatch {
     const batch: LedgerBatch = { init: [], live: [], dead: [] };
+    const byType: KeyFate[][] = [];
+    for (let type = 0; type <= OTHER_TYPES; type++) byType.push([]);
+    for (const fate of this.fateList) {
+      const first = fate.firstKind;
+      const current = fate.movePhase >= 0 ? fate.moveEntry : fate.firstEntry;
+      let existedAtStart =
+        first === LEDGER_ENTRY_CHANGE.STATE ||
+        first === LEDGER_ENTRY_CHANGE.UPDATED ||
+        first === LEDGER_ENTRY_CHANGE.REMOVED;
+      if (first === LEDGER_ENTRY_CHANGE.RESTORED) {
+        existedAtStart = this.wasLive === undefined || this.wasLive(keyOf(fate));
+      }
+      if (current === null && !existedAtStart) continue; // created and removed within the ledger
+      fate.existedAtStart = existedAtStart;
+      fate.current = current;
+      // `!`: fate.type is 0..OTHER_TYPES (observe maps anything else to OTHER_TYPES)
+      byType[fate.type]!.push(fate);
+    }
     // compareLedgerKeys orders by type first, so each type's keys are sorted on their own, types in ascending order.
     for (let type = 0; type <= OTHER_TYPES; type++) {
-      const fates = this.fates[type];
-      if (fates === undefined) continue;
-      const kept: KeyFate[] = [];
-      for (const fate of fates.values()) {
-        if (fate.current === null && !fate.existedAtStart) continue; // created and removed within the ledger
-        kept.push(fate);
-      }
+      const kept = byType[type]!;
+      if (kept.length === 0) continue;
       if (this.validated && BYTE_ORDERED[type] === true) {
-        // Validated keys of these types order like their field bytes, and latin1 strings compare like their bytes:
-        // no LedgerKey to build except for `dead`.
-        kept.sort(compareIds);
+        // Validated keys of these types order like their field bytes: no LedgerKey to build except for `dead`.
+        sortByFields(kept);
       } else {
         for (const fate of kept) keyOf(fate);
         // `!`: keyOf above set every key
@@ -185,8 +299,164 @@ export class LedgerChangeFold {
  */
 const BYTE_ORDERED: readonly boolean[] = [true, true, false, false, true, true, false, true, true, true];
 
-function compareIds(a: KeyFate, b: KeyFate): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/**
+ * 32-bit hash of a key's type and field bytes: seeded multiply-xorshift over little-endian 32-bit words (read from
+ * `words` when the caller has them, else composed from the bytes), then an avalanche.
+ */
+function hashKey(
+  type: number,
+  src: Uint8Array,
+  start: number,
+  end: number,
+  words: Int32Array | null,
+  wordStart: number,
+): number {
+  let h = Math.imul(HASH_SEED ^ type, 0x9e3779b1) ^ (end - start);
+  if (words !== null) {
+    const wordEnd = wordStart + ((end - start) >>> 2);
+    for (let w = wordStart; w < wordEnd; w++) {
+      // `!` is safe: the key's words lie inside the buffer `words` covers
+      h = Math.imul(h ^ words[w]!, 0x85ebca6b);
+      h ^= h >>> 15;
+    }
+  } else {
+    let i = start;
+    for (; i + 4 <= end; i += 4) {
+      // `!` is safe: i + 3 < end <= src.length (callers pass validated ranges)
+      h = Math.imul(h ^ (src[i]! | (src[i + 1]! << 8) | (src[i + 2]! << 16) | (src[i + 3]! << 24)), 0x85ebca6b);
+      h ^= h >>> 15;
+    }
+    for (; i < end; i++) h = Math.imul(h ^ src[i]!, 0x01000193);
+  }
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) & 0x7fffffff;
+}
+
+/** A change to a key seen before: an earlier phase may come first, a later (or same) phase moves the value. */
+function update(fate: KeyFate, phase: number, kind: LedgerEntryChangeKind, entry: Uint8Array | null): void {
+  if (phase < fate.firstPhase) {
+    // A change of an earlier phase read after this key's first change: it comes first.
+    fate.firstPhase = phase;
+    fate.firstKind = kind;
+    fate.firstEntry = kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entry;
+  }
+  if (kind !== LEDGER_ENTRY_CHANGE.STATE && phase >= fate.movePhase) {
+    fate.movePhase = phase;
+    fate.moveEntry = kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entry;
+  }
+}
+
+/** Up to this many keys, sortByFields packs (word, index) pairs into doubles: 2^32 * 2^21 stays below 2^53. */
+const MAX_PACKED_SORT = 1 << 21;
+
+/**
+ * Sorts fates in the byte order of their key fields (a shorter prefix first) with a native numeric sort instead of a
+ * comparator per pair: the keys share their first words (ACCOUNT and TRUSTLINE keys all start with the public key
+ * type), so it finds the first word where they differ, sorts by that word packed with each fate's index in a
+ * Float64Array, and only runs of equal words (rare: one account's trust lines) get the byte comparator. Exact,
+ * because every key agrees on the words before that one.
+ */
+function sortByFields(fates: KeyFate[]): void {
+  const n = fates.length;
+  if (n < 2) return;
+  if (n >= MAX_PACKED_SORT) {
+    fates.sort(compareFields);
+    return;
+  }
+  let minLength = Number.POSITIVE_INFINITY;
+  for (const fate of fates) minLength = Math.min(minLength, fate.keyEnd - fate.keyStart);
+  // `!` is safe: n >= 2
+  const first = fates[0]!;
+  let offset = 0;
+  for (; offset + 4 <= minLength; offset += 4) {
+    const word = wordAt(first.src, first.keyStart + offset);
+    let same = true;
+    for (let i = 1; i < n && same; i++) same = wordAt(fates[i]!.src, fates[i]!.keyStart + offset) === word;
+    if (!same) break;
+  }
+  if (offset + 4 > minLength) {
+    // Every key agrees on every word they all have: the lengths and tails decide.
+    fates.sort(compareFields);
+    return;
+  }
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) packed[i] = wordAt(fates[i]!.src, fates[i]!.keyStart + offset) * MAX_PACKED_SORT + i;
+  packed.sort();
+  const sorted = fates.slice();
+  for (let i = 0; i < n; i++) fates[i] = sorted[packed[i]! % MAX_PACKED_SORT]!;
+  // Runs of keys with equal words at `offset` are put in order by all their bytes.
+  for (let runStart = 0; runStart < n; ) {
+    const word = Math.floor(packed[runStart]! / MAX_PACKED_SORT);
+    let runEnd = runStart + 1;
+    while (runEnd < n && Math.floor(packed[runEnd]! / MAX_PACKED_SORT) === word) runEnd++;
+    if (runEnd - runStart > 1) {
+      const run = fates.slice(runStart, runEnd).sort(compareFields);
+      for (let i = 0; i < run.length; i++) fates[runStart + i] = run[i]!;
+    }
+    runStart = runEnd;
+  }
+}
+
+/** The big-endian u32 at `src[p, p + 4)` (the caller checked the range). */
+function wordAt(src: Uint8Array, p: number): number {
+  // `!` is safe: p + 3 < the key's end <= src.length
+  return ((src[p]! << 24) | (src[p + 1]! << 16) | (src[p + 2]! << 8) | src[p + 3]!) >>> 0;
+}
+
+/** Whether a fate's key field bytes equal `src[start, end)` (given as `words` from `wordStart` when aligned). */
+function sameFields(
+  fate: KeyFate,
+  src: Uint8Array,
+  start: number,
+  end: number,
+  words: Int32Array | null,
+  wordStart: number,
+): boolean {
+  if (fate.keyEnd - fate.keyStart !== end - start) return false;
+  const ownWords = fate.words;
+  if (words !== null && ownWords !== null) {
+    const shift = fate.wordStart - wordStart;
+    const wordEnd = wordStart + ((end - start) >>> 2);
+    // `!` is safe: both keys' words lie inside the buffers their arrays cover
+    for (let w = wordStart; w < wordEnd; w++) if (ownWords[w + shift]! !== words[w]!) return false;
+    return true;
+  }
+  const own = fate.src;
+  const offset = fate.keyStart - start;
+  let i = start;
+  // Four bytes a step, one branch per step (keys are XDR: their lengths are multiples of 4).
+  for (; i + 4 <= end; i += 4) {
+    const j = i + offset;
+    // `!` is safe: i + 3 < end <= src.length and j + 3 < fate.keyEnd <= own.length
+    if (
+      ((own[j]! ^ src[i]!) |
+        (own[j + 1]! ^ src[i + 1]!) |
+        (own[j + 2]! ^ src[i + 2]!) |
+        (own[j + 3]! ^ src[i + 3]!)) !==
+      0
+    ) {
+      return false;
+    }
+  }
+  for (; i < end; i++) if (own[i + offset] !== src[i]) return false;
+  return true;
+}
+
+/** Byte order of two fates' key field bytes (a shorter prefix first), the order of byte-ordered types. */
+function compareFields(a: KeyFate, b: KeyFate): number {
+  const as = a.src;
+  const bs = b.src;
+  const aLength = a.keyEnd - a.keyStart;
+  const bLength = b.keyEnd - b.keyStart;
+  const shift = b.keyStart - a.keyStart;
+  const end = a.keyStart + Math.min(aLength, bLength);
+  for (let i = a.keyStart; i < end; i++) {
+    // `!` is safe: i < a.keyEnd and i + shift < b.keyEnd
+    const difference = as[i]! - bs[i + shift]!;
+    if (difference !== 0) return difference;
+  }
+  return aLength - bLength;
 }
 
 /** The fate's XDR LedgerKey, built from its type and field bytes on first use. */
@@ -208,11 +478,3 @@ function keyOf(fate: KeyFate): Uint8Array {
 function readType(b: Uint8Array): number {
   return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
 }
-
-/**
- * Node's native latin1 decoder, called on the Uint8Array directly: one string per key and no Buffer wrapper object
- * (building a Buffer per change was a quarter of extraction time on pubnet-like ledgers).
- */
-const latin1Slice = (
-  Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }
-).latin1Slice;

@@ -7,7 +7,7 @@
 // transaction-level event, BeforeAllTxs when charged and AfterAllTxs (negative amount) when refunded from protocol
 // 23. approve follows the SAC (CAP-46-06): [sym, from, spender, asset] with data vec[i128 amount, u32 live_until].
 // Event coordinates and ids follow spec events-and-stores.md §2.
-import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey, ttlKeyOf } from '@strata/ledger-key';
+import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey } from '@strata/ledger-key';
 import type { LedgerBatch } from './change-fold.js';
 import { AFTER_ALL_TXS_TRANSACTION, type ContractEventRecord, type ContractEventStage, eventId } from './events.js';
 import { Prng, ZipfSampler } from './generator/prng.js';
@@ -15,12 +15,13 @@ import { type AccountState, type ContractInfo, makeAccounts, makeContracts } fro
 import { XdrWriter } from './generator/xdr-writer.js';
 import {
   concatBytes,
+  contractEventPrefix,
   networkIdOf,
   scvI128,
   scvSymbol,
   sha256,
   u32Bytes,
-  writeContractEvent,
+  writeContractEventBody,
   writeLedgerHeader,
   XDR,
 } from './lcm-writer.js';
@@ -85,7 +86,8 @@ const GENESIS_CLOSE_TIME = 1_750_000_000;
 const ROOT_BALANCE = 1_000_000_000_000_000; // 100 M XLM: funds a million accounts
 const STARTING_BALANCE = 1_000_000_000; // 100 XLM
 const TRUSTLINE_LIMIT = 1_000_000_000_000_000;
-const THRESHOLDS = new Uint8Array([1, 0, 0, 0]);
+/** Thresholds [master weight 1, low 0, medium 0, high 0] as one big-endian word. */
+const THRESHOLDS = 0x0100_0000;
 const ZERO_HASH = new Uint8Array(32);
 /** LedgerHeaderHistoryEntry { hash, header, ext }: 32 + 324 (fixed: no upgrades, ext v0) + 4 bytes. */
 const HEADER_PLACEHOLDER = new Uint8Array(32 + 324 + 4);
@@ -399,7 +401,7 @@ class NetworkGenerator {
       sequence: ledger,
       closeTime: this.closeTime,
       hash: headerHash,
-      lcm: out.copy(),
+      lcm: out.copyLarge(),
       transactionCount: plans.length,
       eventCount: this.eventCount,
       events: record ? [...this.beforeEvents, ...this.opEvents, ...this.afterEvents] : [],
@@ -552,7 +554,7 @@ class NetworkGenerator {
       account,
       contract,
       // LedgerKey TRUSTLINE { accountID, TrustLineAsset }: ALPHANUM4 TrustLineAsset has the Asset layout.
-      key: concatBytes([u32Bytes(1), account.accountId, contract.asset]),
+      key: trustlineKey(account.accountId, contract.asset),
       balance: 0,
       lastModified: 0,
     };
@@ -678,6 +680,27 @@ class NetworkGenerator {
   }
 
   private readonly fragmentWriter = new XdrWriter(1024);
+  /** contractEventPrefix per contract index: contract events, then system events. */
+  private readonly contractEventPrefixes: Uint8Array[] = [];
+  private readonly systemEventPrefixes: Uint8Array[] = [];
+
+  /** A ContractEvent of `contract` (its fixed prefix encoded once per contract and event type). */
+  private writeEvent(
+    w: XdrWriter,
+    type: number,
+    contract: ContractInfo,
+    topics: readonly Uint8Array[],
+    value: Uint8Array | number,
+  ): void {
+    const cache = type === XDR.CONTRACT_EVENT_CONTRACT ? this.contractEventPrefixes : this.systemEventPrefixes;
+    let prefix = cache[contract.index];
+    if (prefix === undefined) {
+      prefix = contractEventPrefix(type, contract.contractId);
+      cache[contract.index] = prefix;
+    }
+    w.raw(prefix);
+    writeContractEventBody(w, topics, value);
+  }
 
   /** The shared scratch writer for small fragments, emptied; callers copy() what they keep. */
   private fragment(): XdrWriter {
@@ -902,19 +925,19 @@ class NetworkGenerator {
     // Transaction-level events of this transaction: its fee, and its refund when there is one.
     w.u32(plan.refund > 0 ? 2 : 1);
     w.u32(XDR.STAGE_BEFORE_ALL_TXS);
-    writeContractEvent(
+    this.writeEvent(
       w,
       XDR.CONTRACT_EVENT_CONTRACT,
-      (this.contracts[0] as ContractInfo).contractId,
+      this.contracts[0] as ContractInfo,
       [SYM_FEE, plan.source.address],
       plan.fee,
     );
     if (plan.refund > 0) {
       w.u32(XDR.STAGE_AFTER_ALL_TXS);
-      writeContractEvent(
+      this.writeEvent(
         w,
         XDR.CONTRACT_EVENT_CONTRACT,
-        (this.contracts[0] as ContractInfo).contractId,
+        this.contracts[0] as ContractInfo,
         [SYM_FEE, plan.source.address],
         -plan.refund,
       );
@@ -1090,7 +1113,7 @@ class NetworkGenerator {
         Uint8Array[],
         Uint8Array | number,
       ];
-      writeContractEvent(w, type, contract.contractId, topics, value);
+      this.writeEvent(w, type, contract, topics, value);
       this.recordEvent('operation', ledger, txIndex, opIndex, eventIndex, type, contract, topics, value, plan);
     }
   }
@@ -1130,7 +1153,7 @@ class NetworkGenerator {
 
   // ---- entry changes ----
 
-  /** STATE then UPDATED of an account whose balance, sequence or sub-entry count moves. */
+  /** STATE then UPDATED of an account whose balance, sequence or sub-entry count moves (no closures: hot path). */
   private updateAccount(
     list: ChangeList,
     account: AccountState,
@@ -1140,32 +1163,30 @@ class NetworkGenerator {
     subEntryDelta: number,
   ): void {
     const w = list.w;
-    this.writeChangeUpdated(
-      list,
-      account.key,
-      () => this.writeAccountEntry(w, account),
-      () => {
-        account.balance += balanceDelta;
-        account.seqLo += seqDelta;
-        account.numSubEntries += subEntryDelta;
-        account.lastModified = ledger;
-        this.writeAccountEntry(w, account);
-      },
-    );
+    w.u32(XDR.CHANGE_STATE);
+    this.writeAccountEntry(w, account);
+    w.u32(XDR.CHANGE_UPDATED);
+    const start = w.length;
+    account.balance += balanceDelta;
+    account.seqLo += seqDelta;
+    account.numSubEntries += subEntryDelta;
+    account.lastModified = ledger;
+    this.writeAccountEntry(w, account);
+    list.count += 2;
+    this.net?.touch(account.key, true, w.slice(start, w.length).slice());
   }
 
   private updateTrustline(list: ChangeList, line: TrustlineState, ledger: number, balanceDelta: number): void {
     const w = list.w;
-    this.writeChangeUpdated(
-      list,
-      line.key,
-      () => this.writeTrustlineEntry(w, line),
-      () => {
-        line.balance += balanceDelta;
-        line.lastModified = ledger;
-        this.writeTrustlineEntry(w, line);
-      },
-    );
+    w.u32(XDR.CHANGE_STATE);
+    this.writeTrustlineEntry(w, line);
+    w.u32(XDR.CHANGE_UPDATED);
+    const start = w.length;
+    line.balance += balanceDelta;
+    line.lastModified = ledger;
+    this.writeTrustlineEntry(w, line);
+    list.count += 2;
+    this.net?.touch(line.key, true, w.slice(start, w.length).slice());
   }
 
   private writeChangeUpdated(list: ChangeList, key: Uint8Array, writeBefore: () => void, writeAfter: () => void): void {
@@ -1210,7 +1231,7 @@ class NetworkGenerator {
     w.u32(0); // inflationDest absent
     w.u32(0); // flags
     w.u32(0); // homeDomain ""
-    w.raw(THRESHOLDS);
+    w.u32(THRESHOLDS);
     w.u32(0); // signers
     w.u32(0); // AccountEntry.ext v0
     w.u32(0); // LedgerEntry.ext v0
@@ -1292,4 +1313,24 @@ class NetworkGenerator {
     }
     w.patchU32(countOffset, evicted * 2);
   }
+}
+
+/** LedgerKey TRUSTLINE { accountID, TrustLineAsset }: an ALPHANUM4 TrustLineAsset has the Asset layout. */
+function trustlineKey(accountId: Uint8Array, asset: Uint8Array): Uint8Array {
+  const key = new Uint8Array(4 + accountId.length + asset.length);
+  key[3] = 1; // TRUSTLINE
+  key.set(accountId, 4);
+  key.set(asset, 4 + accountId.length);
+  return key;
+}
+
+/**
+ * The TTL LedgerKey of a CONTRACT_DATA / CONTRACT_CODE key the generator built: `{TTL, SHA-256(key)}`, the bytes
+ * @strata/ledger-key's ttlKeyOf gives, with one one-shot hash instead of a validation pass and a Hash object.
+ */
+function ttlKeyOf(key: Uint8Array): Uint8Array {
+  const out = new Uint8Array(36);
+  out[3] = 9; // TTL
+  out.set(sha256(key), 4);
+  return out;
 }

@@ -104,25 +104,28 @@ export function writeLedgerHeader(w: XdrWriter, header: LedgerHeaderFields): voi
 }
 
 /**
- * A ContractEvent { ext v0, contractID*, type, body v0 { topics<>, data } } from pre-encoded SCVal fragments.
- * `contractId` null writes the absent optional (system events may have no contract). A number `value` is written as
- * SCV_I128 (the amount of every SAC event), which spares the hot path an allocation per event.
+ * A ContractEvent { ext v0, contractID*, type, body v0 { topics<>, data } } is written in two parts: this prefix (ext
+ * v0, contractID*, type, body v0: 48 bytes with a contract, 16 without; `contractId` null writes the absent optional,
+ * as some system events have none), which the generator encodes once per contract, then writeContractEventBody.
  */
-export function writeContractEvent(
-  w: XdrWriter,
-  type: number,
-  contractId: Uint8Array | null,
-  topics: readonly Uint8Array[],
-  value: Uint8Array | number,
-): void {
-  w.u32(0);
-  if (contractId === null) w.u32(0);
-  else {
-    w.u32(1);
-    w.raw(contractId);
-  }
-  w.u32(type);
-  w.u32(0);
+export function contractEventPrefix(type: number, contractId: Uint8Array | null): Uint8Array {
+  const prefix = new Uint8Array(contractId === null ? 16 : 48);
+  const view = new DataView(prefix.buffer);
+  let p = 4; // ext v0
+  if (contractId !== null) {
+    view.setUint32(p, 1);
+    prefix.set(contractId, p + 4);
+    p += 36;
+  } else p += 4;
+  view.setUint32(p, type);
+  return prefix; // body v0: the last 4 bytes stay 0
+}
+
+/**
+ * The rest of a ContractEvent after contractEventPrefix: the topics (pre-encoded SCVal fragments) and the data. A
+ * number `value` is written as SCV_I128 (the amount of every SAC event), which spares the hot path an allocation.
+ */
+export function writeContractEventBody(w: XdrWriter, topics: readonly Uint8Array[], value: Uint8Array | number): void {
   w.u32(topics.length);
   for (const topic of topics) w.raw(topic);
   if (typeof value === 'number') {

@@ -1,7 +1,8 @@
 // One pass over one LedgerCloseMeta (v0, v1, v2): the header, the contract events with their coordinates, and the
 // entry changes folded into the ledger's bucket batch. The paths it needs are walked by hand; everything else is
 // validated and skipped by the schema walker, so a record either extracts completely or throws LedgerMetaError.
-import { type LedgerEntryView, readLedgerEntry, readLedgerKey, readScVal } from '@strata/ledger-key';
+import type { LedgerEntryView } from '@strata/ledger-key';
+import * as ledgerKey from '@strata/ledger-key';
 import {
   type FoldOptions,
   LEDGER_ENTRY_CHANGE,
@@ -10,15 +11,18 @@ import {
   type LedgerEntryChangeKind,
 } from './change-fold.js';
 import { fail, fromLedgerKeyError, LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
-import {
-  AFTER_ALL_TXS_TRANSACTION,
-  AFTER_TX_OPERATION,
-  type ContractEventRecord,
-  type ContractEventStage,
-  TRANSACTION_EVENT_STAGE,
-  toidString,
-} from './events.js';
-import { annotate, readI32, readU32, skipperFor, skipXdr } from './xdr-walker.js';
+import * as events from './events.js';
+import { type ContractEventRecord, type ContractEventStage, ToidFormatter } from './events.js';
+import * as xdrWalker from './xdr-walker.js';
+
+// Module-local copies of the functions and constants used per change and per event: an imported binding is read
+// again at every use (under tsx's CommonJS output, through one or two getters per call), which cost about a tenth of
+// extraction time when profiled.
+const { readLedgerEntry, readLedgerKey, scValEnd } = ledgerKey;
+const { annotate, readI32, readU32, skipperFor, skipXdr } = xdrWalker;
+const { AFTER_ALL_TXS_TRANSACTION, AFTER_TX_OPERATION, TRANSACTION_EVENT_STAGE } = events;
+const { REMOVED } = LEDGER_ENTRY_CHANGE;
+const { BEFORE_ALL_TXS, AFTER_TX, AFTER_ALL_TXS } = TRANSACTION_EVENT_STAGE;
 
 const { TRUNCATED, BAD_DISCRIMINANT, BAD_BOOL, TRAILING_BYTES } = LedgerMetaErrorCode;
 
@@ -97,9 +101,9 @@ export function readLedgerSequence(lcm: Uint8Array, location?: RecordLocation): 
   try {
     const version = readVersion(lcm);
     let p = 4;
-    if (version >= 1) p = skipperFor('LedgerCloseMetaExt')(lcm, p, 1);
+    if (version >= 1) p = skipLedgerCloseMetaExt(lcm, p, 1);
     // hash, ledgerVersion, previousLedgerHash, then the variable-length StellarValue; ledgerSeq is 64 bytes after it.
-    const stellarValueEnd = skipperFor('StellarValue')(lcm, p + 68, 3);
+    const stellarValueEnd = skipStellarValue(lcm, p + 68, 3);
     return readU32(lcm, stellarValueEnd + 64);
   } catch (error) {
     throw locateError(error, location);
@@ -132,49 +136,6 @@ function readU64(b: Uint8Array, p: number): bigint {
 function readI64(b: Uint8Array, p: number): bigint {
   return BigInt.asIntN(64, readU64(b, p));
 }
-
-/**
- * The changes of one phase of the ledger, in order, before folding (phases are folded in application order). Each
- * change is kept as its key's type and field range, so no LedgerKey is built per change (see LedgerChangeFold).
- */
-class ChangeLog {
-  readonly kinds: LedgerEntryChangeKind[] = [];
-  readonly types: number[] = [];
-  readonly srcs: Uint8Array[] = [];
-  readonly starts: number[] = [];
-  readonly ends: number[] = [];
-  readonly keys: (Uint8Array | null)[] = [];
-  readonly entries: (Uint8Array | null)[] = [];
-
-  push(
-    kind: LedgerEntryChangeKind,
-    type: number,
-    src: Uint8Array,
-    start: number,
-    end: number,
-    key: Uint8Array | null,
-    entry: Uint8Array | null,
-  ): void {
-    this.kinds.push(kind);
-    this.types.push(type);
-    this.srcs.push(src);
-    this.starts.push(start);
-    this.ends.push(end);
-    this.keys.push(key);
-    this.entries.push(entry);
-  }
-
-  foldInto(fold: LedgerChangeFold): void {
-    const { kinds, types, srcs, starts, ends, keys, entries } = this;
-    for (let i = 0; i < kinds.length; i++) {
-      // `!` is safe: the arrays grow together
-      fold.observeFields(kinds[i]!, types[i]!, srcs[i]!, starts[i]!, ends[i]!, keys[i]!, entries[i]!);
-    }
-  }
-}
-
-/** Where changes go: straight into the fold (phases read in fold order) or a log folded later. */
-type ChangeSink = LedgerChangeFold | ChangeLog;
 
 /** End of the key fields found by the last entryKeyStart call (a module variable: no object per change). */
 let keyFieldsEnd = 0;
@@ -229,8 +190,6 @@ interface TxContext {
   index: number;
   hash: Uint8Array;
   successful: boolean;
-  /** This transaction's op events, then its afterTx events (its slice of the ledger's emission order). */
-  events: ContractEventRecord[];
   afterTxCount: number;
 }
 
@@ -239,45 +198,88 @@ const MIN_CHANGE_BYTES = 8; // type + the smallest LedgerKey/LedgerEntry prefix
 const MIN_EVENT_BYTES = 24; // ext + contractID flag + type + body.v + topic count + SCVal type
 const MIN_RESULT_META_BYTES = 52; // hash + feeCharged + result code + ext + two empty change lists + meta.v
 
+/**
+ * Fold phases in application order (LedgerChangeFold.observePhased): every transaction's fee processing, then per
+ * transaction its apply changes, then post-apply fee processing (LCM v2), upgrades, evictions. txProcessing holds a
+ * transaction's fee, apply and post-apply changes together; the phases put them in order without a second pass.
+ */
+const PHASE_FEE = 0;
+const PHASE_APPLY = 1;
+const PHASE_POST_APPLY_FEE = 2;
+const PHASE_UPGRADE = 3;
+const PHASE_EVICTION = 4;
+
+// The schema walker's skip functions for the segments walked past, compiled once.
+const skipLedgerCloseMetaExt = skipperFor('LedgerCloseMetaExt');
+const skipLedgerHeaderHistoryEntry = skipperFor('LedgerHeaderHistoryEntry');
+const skipTransactionSet = skipperFor('TransactionSet');
+const skipGeneralizedTransactionSet = skipperFor('GeneralizedTransactionSet');
+const skipLedgerUpgrade = skipperFor('LedgerUpgrade');
+const skipScpHistoryEntries = skipperFor('SCPHistoryEntry<>');
+const skipStellarValue = skipperFor('StellarValue');
+const skipExtensionPoint = skipperFor('ExtensionPoint');
+const skipTransactionResultPair = skipperFor('TransactionResultPair');
+const skipSorobanTransactionMetaExt = skipperFor('SorobanTransactionMetaExt');
+const skipSorobanTransactionMetaV2Optional = skipperFor('SorobanTransactionMetaV2?');
+const skipDiagnosticEvents = skipperFor('DiagnosticEvent<>');
+const scValSkip = skipperFor('@SCVal');
+
+/** `%010d` of small event indexes, built once (the id's suffix; indexes are mostly below a few hundred). */
+const EVENT_INDEX_SUFFIXES: string[] = [];
+const CACHED_SUFFIXES = 4096;
+
+function eventIndexSuffix(eventIndex: number): string {
+  if (eventIndex >= CACHED_SUFFIXES) return String(eventIndex).padStart(10, '0');
+  for (let i = EVENT_INDEX_SUFFIXES.length; i <= eventIndex; i++)
+    EVENT_INDEX_SUFFIXES.push(String(i).padStart(10, '0'));
+  // `!` is safe: filled up to eventIndex on the line above
+  return EVENT_INDEX_SUFFIXES[eventIndex]!;
+}
+
 class LedgerExtractor {
   private readonly b: Uint8Array;
-  private ledgerSeq = 0;
   /**
-   * The fold, in application order: fee changes (read first of each transaction, so they go straight in), then the
-   * logged apply and post-apply changes of every transaction, then upgrades and evictions (read last: straight in).
+   * Whether `b` is a plain Uint8Array: then byte members are made with the Uint8Array constructor over its buffer,
+   * about twice as fast as subarray(); for a Buffer (or another subclass) subarray() keeps the caller's class.
    */
+  private readonly plain: boolean;
+  private readonly buffer: ArrayBufferLike;
+  private readonly base: number;
+  private ledgerSeq = 0;
+  /** Every change of the ledger, each with its phase (see PHASE_FEE). */
   private readonly fold: LedgerChangeFold;
-  private readonly feeChanges: LedgerChangeFold;
-  private readonly applyChanges = new ChangeLog();
-  private readonly postApplyFeeChanges = new ChangeLog();
-  private readonly upgradeChanges: LedgerChangeFold;
-  private readonly evictions: LedgerChangeFold;
   private readonly beforeAllTxs: ContractEventRecord[] = [];
-  /** The last TOID prefix of an event id (`%019d-`) and the (tx, op) it is for. */
+  /** The last TOID prefix of an operation or afterTx event id (`%019d-`) and the (tx, op) it is for. */
   private toid = '';
   private toidTx = -1;
   private toidOp = -1;
+  /** TOID prefixes of the ledger-level stages, built on first use. */
+  private beforeAllTxsToid = '';
+  /** Formats this ledger's TOIDs (built when the header has been read). */
+  private toids: ToidFormatter | null = null;
+  private afterAllTxsToid = '';
   private readonly transactionEvents: ContractEventRecord[] = [];
   private readonly afterAllTxs: ContractEventRecord[] = [];
 
   constructor(b: Uint8Array, foldOptions: FoldOptions) {
     this.b = b;
+    this.plain = b.constructor === Uint8Array;
+    this.buffer = b.buffer;
+    this.base = b.byteOffset;
     this.fold = new LedgerChangeFold(foldOptions);
-    this.feeChanges = this.fold;
-    this.upgradeChanges = this.fold;
-    this.evictions = this.fold;
+    this.fold.useWordSource(b);
   }
 
   run(): LedgerExtract {
     const b = this.b;
     const version = readVersion(b);
     let p = 4;
-    if (version >= 1) p = this.skip('ext', 'LedgerCloseMetaExt', p);
+    if (version >= 1) p = this.skip('ext', skipLedgerCloseMetaExt, p);
     const headerStart = p;
-    p = this.skip('ledgerHeader', 'LedgerHeaderHistoryEntry', p);
+    p = this.skip('ledgerHeader', skipLedgerHeaderHistoryEntry, p);
     const header = this.readHeader(version, headerStart);
     this.ledgerSeq = header.ledgerSeq;
-    p = this.skip('txSet', version === 0 ? 'TransactionSet' : 'GeneralizedTransactionSet', p);
+    p = this.skip('txSet', version === 0 ? skipTransactionSet : skipGeneralizedTransactionSet, p);
 
     const txCount = this.count(p, MIN_RESULT_META_BYTES, 'txProcessing');
     p += 4;
@@ -289,20 +291,17 @@ class LedgerExtractor {
       }
     }
 
-    this.applyChanges.foldInto(this.fold);
-    this.postApplyFeeChanges.foldInto(this.fold);
-
     const upgradeCount = this.count(p, 8, 'upgradesProcessing');
     p += 4;
     for (let i = 0; i < upgradeCount; i++) {
       try {
-        p = this.skip('upgrade', 'LedgerUpgrade', p);
-        p = this.readChanges(p, this.upgradeChanges, 'changes');
+        p = this.skip('upgrade', skipLedgerUpgrade, p);
+        p = this.readChanges(p, PHASE_UPGRADE, 'changes');
       } catch (error) {
         annotate(error, `upgradesProcessing[${i}]`);
       }
     }
-    p = this.skip('scpInfo', 'SCPHistoryEntry<>', p);
+    p = this.skip('scpInfo', skipScpHistoryEntries, p);
 
     let sorobanStateBytes: bigint | null = null;
     if (version >= 1) {
@@ -324,12 +323,24 @@ class LedgerExtractor {
     return { header, events, changes: this.fold.finish() };
   }
 
-  private skip(segment: string, expression: string, p: number): number {
+  private skip(segment: string, skip: xdrWalker.Skip, p: number): number {
     try {
-      return skipperFor(expression)(this.b, p, 1);
+      return skip(this.b, p, 1);
     } catch (error) {
       return annotate(error, segment);
     }
+  }
+
+  /** ExtensionPoint: v0 (4 bytes) on the fast path; anything else goes to the walker for its error. */
+  private skipExt(p: number): number {
+    const b = this.b;
+    if (p + 4 <= b.length && b[p] === 0 && b[p + 1] === 0 && b[p + 2] === 0 && b[p + 3] === 0) return p + 4;
+    return this.skip('ext', skipExtensionPoint, p);
+  }
+
+  /** A byte member: `b[start, end)` without a copy (see `plain`). */
+  private view(start: number, end: number): Uint8Array {
+    return this.plain ? new Uint8Array(this.buffer, this.base + start, end - start) : this.b.subarray(start, end);
   }
 
   /** Reads an XDR array count at `p` and checks that that many elements of `minBytes` can fit after it. */
@@ -344,7 +355,7 @@ class LedgerExtractor {
   /** The header was validated by the schema walker before this runs, so the fixed offsets below are in bounds. */
   private readHeader(version: number, h: number): LedgerHeaderInfo {
     const b = this.b;
-    const stellarValueEnd = skipperFor('StellarValue')(b, h + 68, 3);
+    const stellarValueEnd = skipStellarValue(b, h + 68, 3);
     const s = stellarValueEnd;
     return {
       lcmVersion: version,
@@ -369,27 +380,25 @@ class LedgerExtractor {
   /** TransactionResultMeta (LCM v0/v1) or TransactionResultMetaV1 (LCM v2). */
   private readResultMeta(p: number, index: number, withPostApplyFees: boolean): number {
     const b = this.b;
-    if (withPostApplyFees) p = this.skip('ext', 'ExtensionPoint', p);
+    if (withPostApplyFees) p = this.skipExt(p);
     const pairStart = p;
-    p = this.skip('result', 'TransactionResultPair', p);
+    p = this.skip('result', skipTransactionResultPair, p);
     // TransactionResultPair = transactionHash (32) + TransactionResult { feeCharged (8), result.code, ... }.
     const resultCode = readI32(b, pairStart + 40);
     const tx: TxContext = {
       index,
-      hash: b.subarray(pairStart, pairStart + 32),
+      hash: this.view(pairStart, pairStart + 32),
       // txSUCCESS (0) or txFEE_BUMP_INNER_SUCCESS (1): go-stellar-sdk TransactionResult.Successful().
       successful: resultCode === 0 || resultCode === 1,
-      events: [],
       afterTxCount: 0,
     };
-    p = this.readChanges(p, this.feeChanges, 'feeProcessing');
+    p = this.readChanges(p, PHASE_FEE, 'feeProcessing');
     try {
       p = this.readTransactionMeta(p, tx);
     } catch (error) {
       annotate(error, 'txApplyProcessing');
     }
-    if (withPostApplyFees) p = this.readChanges(p, this.postApplyFeeChanges, 'postTxApplyFeeProcessing');
-    for (const event of tx.events) this.transactionEvents.push(event);
+    if (withPostApplyFees) p = this.readChanges(p, PHASE_POST_APPLY_FEE, 'postTxApplyFeeProcessing');
     return p;
   }
 
@@ -397,7 +406,9 @@ class LedgerExtractor {
    * TransactionMeta v0..v4. Events, as stellar-rpc numbers them (go-stellar-sdk ingest/ledger_transaction.go
    * `GetTransactionEvents`, used by stellar-rpc cmd/stellar-rpc/internal/db/event.go `InsertEvents`):
    * v0..v2 have none; v3 has the Soroban transaction's `sorobanMeta.events`, numbered as operation 0; v4 has
-   * `operations[i].events` (operation i) plus the transaction-level `events`, each placed by its stage.
+   * `operations[i].events` (operation i) plus the transaction-level `events`, each placed by its stage. A
+   * transaction's operation events and then its afterTx events are its slice of the ledger's emission order; they
+   * come in that order in the meta, so they go straight into `transactionEvents`.
    */
   private readTransactionMeta(p: number, tx: TxContext): number {
     const b = this.b;
@@ -407,12 +418,12 @@ class LedgerExtractor {
       case 0:
         return this.readOperationMetas(p, tx, false, 'operations');
       case 1:
-        p = this.readChanges(p, this.applyChanges, 'v1.txChanges');
+        p = this.readChanges(p, PHASE_APPLY, 'v1.txChanges');
         return this.readOperationMetas(p, tx, false, 'v1.operations');
       case 2:
-        p = this.readChanges(p, this.applyChanges, 'v2.txChangesBefore');
+        p = this.readChanges(p, PHASE_APPLY, 'v2.txChangesBefore');
         p = this.readOperationMetas(p, tx, false, 'v2.operations');
-        return this.readChanges(p, this.applyChanges, 'v2.txChangesAfter');
+        return this.readChanges(p, PHASE_APPLY, 'v2.txChangesAfter');
       case 3:
         try {
           return this.readTransactionMetaV3(p, tx);
@@ -431,26 +442,26 @@ class LedgerExtractor {
   }
 
   private readTransactionMetaV3(p: number, tx: TxContext): number {
-    p = this.skip('ext', 'ExtensionPoint', p);
-    p = this.readChanges(p, this.applyChanges, 'txChangesBefore');
+    p = this.skipExt(p);
+    p = this.readChanges(p, PHASE_APPLY, 'txChangesBefore');
     p = this.readOperationMetas(p, tx, false, 'operations');
-    p = this.readChanges(p, this.applyChanges, 'txChangesAfter');
+    p = this.readChanges(p, PHASE_APPLY, 'txChangesAfter');
     const present = this.optionalFlag(p, 'sorobanMeta');
     p += 4;
     if (present) {
       try {
-        p = this.skip('ext', 'SorobanTransactionMetaExt', p);
+        p = this.skip('ext', skipSorobanTransactionMetaExt, p);
         const eventCount = this.count(p, MIN_EVENT_BYTES, 'events');
         p += 4;
         for (let i = 0; i < eventCount; i++) {
           try {
-            p = this.readContractEvent(p, tx, 'operation', 0, i);
+            p = this.readContractEvent(p, tx, 'operation', 0, i, this.transactionEvents);
           } catch (error) {
             annotate(error, `events[${i}]`);
           }
         }
-        p = this.skip('returnValue', '@SCVal', p);
-        p = this.skip('diagnosticEvents', 'DiagnosticEvent<>', p);
+        p = this.skip('returnValue', scValSkip, p);
+        p = this.skip('diagnosticEvents', skipDiagnosticEvents, p);
       } catch (error) {
         annotate(error, 'sorobanMeta');
       }
@@ -459,22 +470,29 @@ class LedgerExtractor {
   }
 
   private readTransactionMetaV4(p: number, tx: TxContext): number {
-    p = this.skip('ext', 'ExtensionPoint', p);
-    p = this.readChanges(p, this.applyChanges, 'txChangesBefore');
+    p = this.skipExt(p);
+    p = this.readChanges(p, PHASE_APPLY, 'txChangesBefore');
     p = this.readOperationMetas(p, tx, true, 'operations');
-    p = this.readChanges(p, this.applyChanges, 'txChangesAfter');
-    p = this.skip('sorobanMeta', 'SorobanTransactionMetaV2?', p);
+    p = this.readChanges(p, PHASE_APPLY, 'txChangesAfter');
+    p = this.skip('sorobanMeta', skipSorobanTransactionMetaV2Optional, p);
     const eventCount = this.count(p, 4 + MIN_EVENT_BYTES, 'events');
     p += 4;
-    const afterTx: ContractEventRecord[] = [];
     for (let i = 0; i < eventCount; i++) {
       try {
         const stage = readI32(this.b, p);
-        if (stage === TRANSACTION_EVENT_STAGE.BEFORE_ALL_TXS) {
+        if (stage === BEFORE_ALL_TXS) {
           p = this.readContractEvent(p + 4, tx, 'beforeAllTxs', 0, this.beforeAllTxs.length, this.beforeAllTxs);
-        } else if (stage === TRANSACTION_EVENT_STAGE.AFTER_TX) {
-          p = this.readContractEvent(p + 4, tx, 'afterTx', AFTER_TX_OPERATION, tx.afterTxCount++, afterTx);
-        } else if (stage === TRANSACTION_EVENT_STAGE.AFTER_ALL_TXS) {
+        } else if (stage === AFTER_TX) {
+          // Every operation event of this transaction came before (operations precede the transaction's events).
+          p = this.readContractEvent(
+            p + 4,
+            tx,
+            'afterTx',
+            AFTER_TX_OPERATION,
+            tx.afterTxCount++,
+            this.transactionEvents,
+          );
+        } else if (stage === AFTER_ALL_TXS) {
           p = this.readContractEvent(p + 4, tx, 'afterAllTxs', 0, this.afterAllTxs.length, this.afterAllTxs);
         } else {
           fail(BAD_DISCRIMINANT, p, 'stage', `unknown TransactionEventStage ${stage}`);
@@ -483,8 +501,7 @@ class LedgerExtractor {
         annotate(error, `events[${i}]`);
       }
     }
-    for (const event of afterTx) tx.events.push(event);
-    return this.skip('diagnosticEvents', 'DiagnosticEvent<>', p);
+    return this.skip('diagnosticEvents', skipDiagnosticEvents, p);
   }
 
   /** OperationMeta<> (changes only) or OperationMetaV2<> (ext, changes, events). */
@@ -493,14 +510,14 @@ class LedgerExtractor {
     p += 4;
     for (let op = 0; op < count; op++) {
       try {
-        if (withEvents) p = this.skip('ext', 'ExtensionPoint', p);
-        p = this.readChanges(p, this.applyChanges, 'changes');
+        if (withEvents) p = this.skipExt(p);
+        p = this.readChanges(p, PHASE_APPLY, 'changes');
         if (withEvents) {
           const eventCount = this.count(p, MIN_EVENT_BYTES, 'events');
           p += 4;
           for (let i = 0; i < eventCount; i++) {
             try {
-              p = this.readContractEvent(p, tx, 'operation', op, i);
+              p = this.readContractEvent(p, tx, 'operation', op, i, this.transactionEvents);
             } catch (error) {
               annotate(error, `events[${i}]`);
             }
@@ -519,17 +536,37 @@ class LedgerExtractor {
     return flag === 1;
   }
 
-  /**
-   * Reads one ContractEvent at `p` into a record with coordinates (tx, op, eventIndex) derived from `stage`; pushes
-   * it to `into` (default: the transaction's own list).
-   */
+  /** The `%019d-` TOID prefix of an event id; the ledger-level stages and each (tx, op) run build theirs once. */
+  private toidPrefix(stage: ContractEventStage, txIndex: number, op: number): string {
+    if (stage === 'beforeAllTxs') {
+      if (this.beforeAllTxsToid === '') this.beforeAllTxsToid = this.toidText(txIndex, op);
+      return this.beforeAllTxsToid;
+    }
+    if (stage === 'afterAllTxs') {
+      if (this.afterAllTxsToid === '') this.afterAllTxsToid = this.toidText(txIndex, op);
+      return this.afterAllTxsToid;
+    }
+    if (txIndex !== this.toidTx || op !== this.toidOp) {
+      this.toidTx = txIndex;
+      this.toidOp = op;
+      this.toid = this.toidText(txIndex, op);
+    }
+    return this.toid;
+  }
+
+  private toidText(txIndex: number, op: number): string {
+    if (this.toids === null) this.toids = new ToidFormatter(this.ledgerSeq);
+    return `${this.toids.format(txIndex, op)}-`;
+  }
+
+  /** Reads one ContractEvent at `p` into a record with coordinates (tx, op, eventIndex) and pushes it to `into`. */
   private readContractEvent(
     p: number,
     tx: TxContext,
     stage: ContractEventStage,
     op: number,
     eventIndex: number,
-    into: ContractEventRecord[] = tx.events,
+    into: ContractEventRecord[],
   ): number {
     const b = this.b;
     const start = p;
@@ -539,7 +576,7 @@ class LedgerExtractor {
     let contractId: Uint8Array | null = null;
     if (this.optionalFlag(p, 'contractID')) {
       if (p + 36 > b.length) fail(TRUNCATED, p + 4, 'contractID', 'need 32 bytes');
-      contractId = b.subarray(p + 4, p + 36);
+      contractId = this.view(p + 4, p + 36);
       p += 36;
     } else p += 4;
     const typeCode = readI32(b, p);
@@ -552,20 +589,14 @@ class LedgerExtractor {
     p += 4;
     const topics: Uint8Array[] = [];
     for (let i = 0; i < topicCount; i++) {
-      const topicEnd = this.scVal(p, `body.v0.topics[${i}]`);
-      topics.push(b.subarray(p, topicEnd));
+      const topicEnd = this.scVal(p, i);
+      topics.push(this.view(p, topicEnd));
       p = topicEnd;
     }
-    const valueEnd = this.scVal(p, 'body.v0.data');
+    const valueEnd = this.scVal(p, -1);
     const txIndex = stage === 'beforeAllTxs' ? 0 : stage === 'afterAllTxs' ? AFTER_ALL_TXS_TRANSACTION : tx.index;
-    // Events come in runs with the same (tx, op): the TOID string (a bigint conversion) is built once per run.
-    if (txIndex !== this.toidTx || op !== this.toidOp) {
-      this.toidTx = txIndex;
-      this.toidOp = op;
-      this.toid = `${toidString(this.ledgerSeq, txIndex, op)}-`;
-    }
     into.push({
-      id: this.toid + (eventIndex < 10 ? `000000000${eventIndex}` : String(eventIndex).padStart(10, '0')),
+      id: this.toidPrefix(stage, txIndex, op) + eventIndexSuffix(eventIndex),
       ledger: this.ledgerSeq,
       tx: txIndex,
       op,
@@ -574,40 +605,52 @@ class LedgerExtractor {
       type: typeCode === 0 ? 'system' : typeCode === 1 ? 'contract' : 'diagnostic',
       contractId,
       topics,
-      value: b.subarray(p, valueEnd),
-      xdr: b.subarray(start, valueEnd),
+      value: this.view(p, valueEnd),
+      xdr: this.view(start, valueEnd),
       txHash: tx.hash,
       inSuccessfulContractCall: tx.successful,
     });
     return valueEnd;
   }
 
-  private scVal(p: number, field: string): number {
+  /** End of the SCVal at `p`: topic `topic` of an event, or its data for -1 (the field name only for errors). */
+  private scVal(p: number, topic: number): number {
     try {
-      return p + readScVal(this.b, p).xdr.length;
+      return scValEnd(this.b, p);
     } catch (error) {
-      return fromLedgerKeyError(error, field);
+      return fromLedgerKeyError(error, topic < 0 ? 'body.v0.data' : `body.v0.topics[${topic}]`);
     }
   }
 
-  /** LedgerEntryChanges at `p` into `log`; returns the offset after the list. */
-  private readChanges(p: number, log: ChangeSink, field: string): number {
+  /** LedgerEntryChanges at `p` into the fold as phase `phase`; returns the offset after the list. */
+  private readChanges(p: number, phase: number, field: string): number {
     const b = this.b;
+    const fold = this.fold;
     const count = this.count(p, MIN_CHANGE_BYTES, field);
     p += 4;
     for (let i = 0; i < count; i++) {
       const kind = readI32(b, p);
       p += 4;
       try {
-        if (kind === LEDGER_ENTRY_CHANGE.REMOVED) {
+        // Keys are given as ranges of `b` itself (see LedgerChangeFold.useWordSource).
+        if (kind === REMOVED) {
           const key = readLedgerKey(b, p).xdr;
-          pushChange(log, kind, readU32(key, 0), key, 4, key.length, key, null);
+          fold.observePhased(phase, REMOVED, readU32(b, p), b, p + 4, p + key.length, key, null);
           p += key.length;
         } else if (kind >= 0 && kind <= 4) {
           const view = readLedgerEntry(b, p);
           const entry = view.xdr;
           const keyStart = entryKeyStart(view);
-          pushChange(log, kind as LedgerEntryChangeKind, view.type, entry, keyStart, keyFieldsEnd, null, entry);
+          fold.observePhased(
+            phase,
+            kind as LedgerEntryChangeKind,
+            view.type,
+            b,
+            p + keyStart,
+            p + keyFieldsEnd,
+            null,
+            entry,
+          );
           p += entry.length;
         } else {
           fail(BAD_DISCRIMINANT, p - 4, 'type', `unknown LedgerEntryChangeType ${kind}`);
@@ -627,7 +670,7 @@ class LedgerExtractor {
     for (let i = 0; i < count; i++) {
       try {
         const key = readLedgerKey(b, p).xdr;
-        pushChange(this.evictions, LEDGER_ENTRY_CHANGE.REMOVED, readU32(key, 0), key, 4, key.length, key, null);
+        this.fold.observePhased(PHASE_EVICTION, REMOVED, readU32(b, p), b, p + 4, p + key.length, key, null);
         p += key.length;
       } catch (error) {
         fromLedgerKeyError(error, `evictedKeys[${i}]`);
@@ -644,16 +687,7 @@ class LedgerExtractor {
       try {
         const view = readLedgerEntry(b, p);
         const keyStart = entryKeyStart(view);
-        pushChange(
-          this.evictions,
-          LEDGER_ENTRY_CHANGE.REMOVED,
-          view.type,
-          view.xdr,
-          keyStart,
-          keyFieldsEnd,
-          null,
-          null,
-        );
+        this.fold.observePhased(PHASE_EVICTION, REMOVED, view.type, b, p + keyStart, p + keyFieldsEnd, null, null);
         p += view.byteLength;
       } catch (error) {
         fromLedgerKeyError(error, `unused[${i}]`);
@@ -661,18 +695,4 @@ class LedgerExtractor {
     }
     return p;
   }
-}
-
-function pushChange(
-  sink: ChangeSink,
-  kind: LedgerEntryChangeKind,
-  type: number,
-  src: Uint8Array,
-  start: number,
-  end: number,
-  key: Uint8Array | null,
-  entry: Uint8Array | null,
-): void {
-  if (sink instanceof ChangeLog) sink.push(kind, type, src, start, end, key, entry);
-  else sink.observeFields(kind, type, src, start, end, key, entry);
 }

@@ -1,9 +1,12 @@
 // Compiles the XDR schema of xdr-schema.ts into validating skip functions: `skip(bytes, offset, depth) → end`. They
 // read nothing out; they prove that a value is well-formed (bounds, discriminants, padding, bools, XDR bounds, depth)
 // and say where it ends, so the extractor can walk the few paths it needs by hand and skip everything else safely.
-import { readLedgerEntry, readLedgerKey, readScAddress, readScVal } from '@strata/ledger-key';
+import * as ledgerKey from '@strata/ledger-key';
 import { fail, fromLedgerKeyError, LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 import { LCM_SCHEMA } from './xdr-schema.js';
+
+// Module-local copies: an imported binding is read again at every use (see ledger-close-meta.ts).
+const { readLedgerEntry, readLedgerKey, readScAddress, scValEnd } = ledgerKey;
 
 /** Validates the value at `p` and returns the offset just past it. `depth` counts enclosing structs and unions. */
 export type Skip = (b: Uint8Array, p: number, depth: number) => number;
@@ -97,7 +100,7 @@ const externalSkips: Record<string, Skip> = {
   },
   '@SCVal': (b, p) => {
     try {
-      return p + readScVal(b, p).xdr.length;
+      return scValEnd(b, p);
     } catch (error) {
       return fromLedgerKeyError(error, 'SCVal');
     }
@@ -115,6 +118,8 @@ const externalSkips: Record<string, Skip> = {
 
 interface Slot {
   skip: Skip;
+  /** False while the type's own definition is being compiled (a recursive reference sees the slot then). */
+  compiled: boolean;
 }
 
 const slots = new Map<string, Slot>();
@@ -132,7 +137,7 @@ export function skipperFor(expression: string): Skip {
   return skip;
 }
 
-/** The skip function of a named schema type; compiled on first use (a slot makes recursive types work). */
+/** The skip function of a named schema type, compiled on first use together with every type it references. */
 export function skipperOf(name: string): Skip {
   return slotOf(name).skip;
 }
@@ -142,14 +147,17 @@ function slotOf(name: string): Slot {
   if (slot !== undefined) return slot;
   const definition = LCM_SCHEMA[name];
   if (definition === undefined) throw new Error(`xdr-schema has no type ${name}`);
-  const created: Slot = {
-    skip: (b, p, depth) => {
-      created.skip = compileDefinition(name, definition);
-      return created.skip(b, p, depth);
+  slot = {
+    skip: () => {
+      throw new Error(`xdr-walker: ${name} called while it is being compiled`);
     },
+    compiled: false,
   };
-  slot = created;
   slots.set(name, slot);
+  // Compiling references compiles the referenced types first, so a parent calls their final skip functions
+  // directly; only a reference back into a type still being compiled (recursion) goes through its slot.
+  slot.skip = compileDefinition(name, definition);
+  slot.compiled = true;
   return slot;
 }
 
@@ -195,6 +203,7 @@ function compileExpression(expression: string): Skip {
   const external = externalSkips[expression];
   if (external !== undefined) return external;
   const slot = slotOf(expression);
+  if (slot.compiled) return slot.skip;
   return (b, p, depth) => slot.skip(b, p, depth);
 }
 
@@ -249,22 +258,65 @@ function compileDefinition(name: string, definition: string): Skip {
   }
 }
 
+/** Byte size of a field type with no value to check (ints, 4-aligned fixed opaque), or 0 for any other type. */
+function plainFixedSize(expression: string): number {
+  switch (expression) {
+    case 'i32':
+    case 'u32':
+      return 4;
+    case 'i64':
+    case 'u64':
+      return 8;
+  }
+  const opaque = /^opaque\[(\d+)\]$/.exec(expression);
+  const size = opaque === null ? 0 : Number(opaque[1]);
+  return size % 4 === 0 ? size : 0;
+}
+
 function compileStruct(fieldTexts: string[]): Skip {
   const names = fieldTexts.map((text) => text.slice(0, text.indexOf(':')));
-  const skips = fieldTexts.map((text) => compileExpression(text.slice(text.indexOf(':') + 1)));
-  const count = skips.length;
+  const expressions = fieldTexts.map((text) => text.slice(text.indexOf(':') + 1));
+  const skips = expressions.map(compileExpression);
+  // Steps: a run of consecutive plain fixed-size fields is one bounds check (its fields' own skips run only to report
+  // a truncation inside it, with the exact field and offset); any other field is a call to its skip.
+  const stepFirst: number[] = [];
+  const stepCount: number[] = [];
+  const stepSize: number[] = [];
+  for (let i = 0; i < expressions.length; ) {
+    // `!` is safe: i < expressions.length
+    let size = plainFixedSize(expressions[i]!);
+    let end = i + 1;
+    if (size > 0) {
+      while (end < expressions.length && plainFixedSize(expressions[end]!) > 0)
+        size += plainFixedSize(expressions[end++]!);
+    }
+    stepFirst.push(i);
+    stepCount.push(end - i);
+    stepSize.push(size);
+    i = end;
+  }
+  const steps = stepFirst.length;
   return (b, p, depth) => {
     if (depth > MAX_XDR_DEPTH) fail(TOO_DEEP, p, undefined, `nesting deeper than ${MAX_XDR_DEPTH}`);
     let i = 0;
     try {
-      // `!` is safe: i < count = skips.length
-      for (; i < count; i++) p = skips[i]!(b, p, depth + 1);
+      for (let step = 0; step < steps; step++) {
+        // `!` is safe: step < steps = the length of every step array, and i indexes skips within the step
+        i = stepFirst[step]!;
+        const size = stepSize[step]!;
+        if (size === 0) p = skips[i]!(b, p, depth + 1);
+        else if (p + size <= b.length) p += size;
+        else for (const end = i + stepCount[step]!; i < end; i++) p = skips[i]!(b, p, depth + 1);
+      }
       return p;
     } catch (error) {
       return annotate(error, names[i] ?? '?');
     }
   };
 }
+
+/** Union discriminants below this are looked up in an array. */
+const DENSE_ARMS = 64;
 
 function compileUnion(armTexts: string[]): Skip {
   const arms = new Map<number, { name: string; skip: Skip }>();
@@ -283,10 +335,19 @@ function compileUnion(armTexts: string[]): Skip {
       else arms.set(Number(label), arm);
     }
   }
+  // Small non-negative discriminants (almost all) are found by index; negative or large ones in the map.
+  const dense: ({ name: string; skip: Skip } | undefined)[] = [];
+  for (const [label, arm] of arms) {
+    if (label < 0 || label >= DENSE_ARMS) continue;
+    while (dense.length <= label) dense.push(undefined);
+    dense[label] = arm;
+  }
+  const denseLength = dense.length;
   return (b, p, depth) => {
     if (depth > MAX_XDR_DEPTH) fail(TOO_DEEP, p, undefined, `nesting deeper than ${MAX_XDR_DEPTH}`);
     const discriminant = readI32(b, p);
-    const arm = arms.get(discriminant) ?? fallback;
+    const arm =
+      (discriminant >= 0 && discriminant < denseLength ? dense[discriminant] : arms.get(discriminant)) ?? fallback;
     if (arm === undefined) fail(BAD_DISCRIMINANT, p, undefined, `unknown discriminant ${discriminant}`);
     try {
       return arm.skip(b, p + 4, depth + 1);

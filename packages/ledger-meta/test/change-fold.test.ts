@@ -2,11 +2,13 @@
 // then updated → live with the newest value; (3) state then removed → dead; (4) created then updated → init with the
 // newest value; (5) removed then created again → live; (6) restored → live by default, init when `wasLive` says
 // the entry was not in the live state; (7) an eviction after nothing else → dead; (8) no key in two lists, lists in key
-// order; plus the TOID/id formatting of events.
+// order; (9) a key reached through its words and its bytes is one key, and phases order changes read out of order;
+// plus the TOID/id formatting of events (toidString and the extractor's ToidFormatter against bigint).
 import { encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ToidFormatter } from '../src/events.js';
 import { eventId, LEDGER_ENTRY_CHANGE, LedgerChangeFold, toidString } from '../src/index.js';
 
 const { CREATED, UPDATED, REMOVED, STATE, RESTORED } = LEDGER_ENTRY_CHANGE;
@@ -112,6 +114,34 @@ describe('LedgerChangeFold', () => {
     const ttlKey = encodeLedgerKey({ type: 'ttl', keyHash: new Uint8Array(32).fill(9) });
     expect(fold([[REMOVED, ttlKey]])).toEqual({ init: [], live: [], dead: [ttlKey] });
   });
+  it('finds a key the same way through its words (extractor) and its bytes (observe), and phases order changes', () => {
+    // One buffer holding two TTL keys 4-aligned: the extractor's path reads their fields as 32-bit words. The key
+    // hashes are not uniform bytes, so a byte path that composed its words in another byte order would miss them.
+    const ttl = (seed: number, liveUntil: number) =>
+      encodeLedgerEntry({
+        lastModifiedLedgerSeq: 7,
+        data: {
+          type: 'ttl',
+          keyHash: Uint8Array.from({ length: 32 }, (_, i) => seed * 37 + i),
+          liveUntilLedgerSeq: liveUntil,
+        },
+      });
+    const keyA = ledgerKeyOfEntry(ttl(1, 10));
+    const keyB = ledgerKeyOfEntry(ttl(2, 10));
+    const source = new Uint8Array(keyA.length + keyB.length);
+    source.set(keyA, 0);
+    source.set(keyB, keyA.length);
+    const changeFold = new LedgerChangeFold();
+    changeFold.useWordSource(source);
+    // Read in the order txProcessing holds them: an apply change (phase 1) before a fee change (phase 0) it follows.
+    changeFold.observePhased(1, UPDATED, 9, source, 4, keyA.length, null, ttl(1, 30));
+    changeFold.observePhased(0, CREATED, 9, source, 4, keyA.length, null, ttl(1, 20));
+    changeFold.observePhased(0, STATE, 9, source, keyA.length + 4, source.length, null, ttl(2, 10));
+    // The same keys through the byte path (copies, hashed: neither is the previous change's key): no second fate.
+    changeFold.observe(STATE, keyA.slice(), ttl(1, 20));
+    changeFold.observe(REMOVED, keyB.slice(), null);
+    expect(changeFold.finish()).toEqual({ init: [ttl(1, 30)], live: [], dead: [keyB] });
+  });
   it('puts each key in one list, each list in key order', () => {
     const entries = [5, 3, 9, 1].map((byte) => ttlEntry(byte, 10n));
     const batch = fold([
@@ -140,6 +170,8 @@ describe('event ids', () => {
         fc.oneof(fc.integer({ min: 0, max: 4095 }), fc.constantFrom(0, 4095)),
         (ledger, tx, op) => {
           expect(toidString(ledger, tx, op)).toBe(bigintToid(ledger, tx, op));
+          // The extractor's per-ledger formatter agrees too.
+          expect(new ToidFormatter(ledger).format(tx, op)).toBe(bigintToid(ledger, tx, op));
         },
       ),
       propertyParams({ numRuns: 20_000 }),

@@ -46,12 +46,16 @@ export function makeAccounts(prng: Prng, count: number): AccountState[] {
   const accounts: AccountState[] = [];
   for (let index = 0; index < count; index++) {
     const ed25519 = prng.bytes(32);
-    const accountId = concatBytes([u32Bytes(0), ed25519]);
+    // PublicKey ed25519 (type 0, then the key), and LedgerKey ACCOUNT (type 0, then the AccountID).
+    const accountId = new Uint8Array(36);
+    accountId.set(ed25519, 4);
+    const key = new Uint8Array(40);
+    key.set(accountId, 4);
     accounts.push({
       index,
       ed25519,
       accountId,
-      key: concatBytes([u32Bytes(0), accountId]),
+      key,
       address: scvAccountAddress(ed25519),
       created: false,
       balance: 0,

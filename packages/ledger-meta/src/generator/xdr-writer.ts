@@ -111,4 +111,15 @@ export class XdrWriter {
   copy(): Uint8Array {
     return this.buffer.slice(0, this.length);
   }
+
+  /**
+   * A copy of everything written so far in a fresh array that is not zero-filled first (every byte is overwritten by
+   * the copy), for the large per-ledger outputs.
+   */
+  copyLarge(): Uint8Array {
+    const n = this.length;
+    const out = new Uint8Array(Buffer.allocUnsafeSlow(n).buffer, 0, n);
+    out.set(this.buffer.subarray(0, n));
+    return out;
+  }
 }
