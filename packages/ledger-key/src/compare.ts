@@ -1,13 +1,26 @@
-// stellar-core's LedgerEntryIdCmp on XDR bytes: the one comparator behind compareLedgerKeys, compareLedgerEntries,
-// compareEntryToKey and the bucket-entry orders. It walks both values in lockstep, validating as it goes, and after
-// the first difference only validates the rest (so every byte is read about once and malformed input always
-// throws). No objects, closures or bigints are created per call.
+// stellar-core's LedgerEntryIdCmp on XDR bytes: the lockstep walker behind compareLedgerEntries, compareEntryToKey
+// and the bucket-entry orders, and behind compareLedgerKeys whenever its WebAssembly fast path declines (below). It
+// walks both values in lockstep, validating as it goes, and after the first difference only validates the rest (so
+// every byte is read about once and malformed input always throws). No objects, closures or bigints are created per
+// call.
 //
 // Why byte-wise memcmp is not enough (spec §2.5): var-length data is ordered by content with the shorter prefix
 // first (XDR puts the length in front), and signed integers are two's complement. Everywhere else the XDR bytes of
 // validated values already sort structurally, so those parts are compared a 32-bit word at a time.
+//
+// Two implementations, one order. compareLedgerKeys and ledgerKeysEqual (key against key, the merge and sort hot
+// path) first ask the WebAssembly comparator of src/key-order.ts (src/key-order.wat): it copies both keys into its
+// memory, validates them whole, then orders them, about twice as fast as this walker on CONTRACT_DATA keys. It only
+// answers for valid keys of at most KEY_ORDER_CAPACITY bytes; for anything else (malformed input, a huge key) it
+// returns a status and the key is handed to the lockstep walker below, which stays the single source of every
+// LedgerKeyError (code, offset, field), so errors cannot differ between the paths. The entry-based functions
+// (compareLedgerEntries, compareEntryToKey, compareBucketEntries, compareHotArchiveBucketEntries and the *Keys
+// variants for pre-validated records) read their keys in place inside larger records and use the walker only.
+// test/key-order-wasm.property.test.ts checks the two paths against each other on random keys of every type and
+// every SCVal arm and on random byte mutations (same order, or wasm says malformed exactly when the walker throws).
 import { ACCOUNT_ID_SIZE } from './asset.js';
 import { skipBucketEntry, skipHotArchiveBucketEntry } from './bucket-entry.js';
+import { compareKeysInWasm } from './key-order.js';
 import { entryKeyStart, skipEntryTail } from './ledger-entry.js';
 import { readLedgerEntryType, skipKeyArm } from './ledger-key.js';
 import { skipScAddress } from './sc-address.js';
@@ -387,6 +400,13 @@ function compareKeyed(
  * fully validated (each array must hold exactly one key); malformed input throws LedgerKeyError. Allocation-free.
  */
 export function compareLedgerKeys(a: Uint8Array, b: Uint8Array): number {
+  const order = compareKeysInWasm(a, b);
+  // Above 1: malformed or too large for the wasm path; the walker orders the keys or throws the exact error.
+  return order <= 1 ? order : compareKeyed(a, 0, false, b, 0, false);
+}
+
+/** compareLedgerKeys without the WebAssembly path: the lockstep walker alone (tests cross-check the two). */
+export function compareLedgerKeysByWalker(a: Uint8Array, b: Uint8Array): number {
   return compareKeyed(a, 0, false, b, 0, false);
 }
 
@@ -463,5 +483,5 @@ export function compareHotArchiveBucketEntries(a: Uint8Array, b: Uint8Array): nu
  * encoding (non-zero padding, bools other than 0/1), this is also byte equality.
  */
 export function ledgerKeysEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return compareKeyed(a, 0, false, b, 0, false) === 0;
+  return compareLedgerKeys(a, b) === 0;
 }

@@ -21,18 +21,27 @@ import * as xdrCursor from './xdr-cursor.js';
 
 const { LEDGER_ENTRY_TYPE, SC_VAL_TYPE } = xdrConstants;
 const { expectEnd, padLength, u32 } = xdrCursor;
+// Module-local bindings of imported functions: hot paths call them per field (see compare.ts on why).
+const entryKeyStartOf = entryKeyStart;
+const ledgerEntryTypeAt = readLedgerEntryType;
+const skipKeyFields = skipKeyArm;
+const scAddressBytes = scAddressSize;
+const FIXED_PAYLOAD = SCVAL_FIXED_PAYLOAD;
 
 /** Bytes after the type of each TrustLineAsset arm: NATIVE, ALPHANUM4, ALPHANUM12, POOL_SHARE. */
 const TRUSTLINE_ASSET_ARM = [0, 40, 48, 32];
 
 /** SCVal types whose fixed payload is a signed integer (sign bit flipped in the order key). */
-const SIGNED_SCVAL = new Set<number>([
+const SIGNED_SCVAL = new Uint8Array(32);
+for (const type of [
   SC_VAL_TYPE.I32,
   SC_VAL_TYPE.I64,
   SC_VAL_TYPE.I128,
   SC_VAL_TYPE.I256,
   SC_VAL_TYPE.LEDGER_KEY_NONCE,
-]);
+]) {
+  SIGNED_SCVAL[type] = 1;
+}
 
 /**
  * A reusable order-key buffer: `setFromKey` / `setFromEntry` overwrite it (growing only when a key needs more room),
@@ -52,10 +61,10 @@ export class OrderKey {
 
   /** The order key of the XDR LedgerKey at `b[p..end)` (the key must end exactly at `end`, default b.length). */
   setFromKey(b: Uint8Array, p = 0, end = b.length): this {
-    const type = readLedgerEntryType(b, p, 'LedgerKey.type');
-    const keyEnd = skipKeyArm(b, p + 4, type);
+    const type = ledgerEntryTypeAt(b, p, 'LedgerKey.type');
+    const keyEnd = skipKeyFields(b, p + 4, type);
     if (keyEnd !== end) expectEnd(b.subarray(0, end), keyEnd, 'LedgerKey');
-    this.length = 0;
+    this.start(keyEnd - p);
     this.copy(b, p, 4);
     this.keyArm(type, b, p + 4);
     return this;
@@ -63,13 +72,23 @@ export class OrderKey {
 
   /** The order key of the key of the XDR LedgerEntry at `b[p..)` (only its key fields are read and validated). */
   setFromEntry(b: Uint8Array, p = 0): this {
-    const keyStart = entryKeyStart(b, p);
+    const keyStart = entryKeyStartOf(b, p);
     const type = u32(b, p + 4);
-    skipKeyArm(b, keyStart, type);
-    this.length = 0;
+    const keyEnd = skipKeyFields(b, keyStart, type);
+    this.start(4 + keyEnd - keyStart);
     this.copy(b, p + 4, 4);
     this.keyArm(type, b, keyStart);
     return this;
+  }
+
+  /**
+   * Empties the key and makes room for the encoding of `xdrLength` bytes of validated key XDR, which is at most
+   * twice that (an escaped 0x00 doubles; a terminator or sequence marker replaces at least a 4-byte length or count),
+   * so the field writers need no capacity checks of their own.
+   */
+  private start(xdrLength: number): void {
+    this.length = 0;
+    this.reserve(2 * xdrLength + 8);
   }
 
   /** Copies another order key into this one. */
@@ -120,17 +139,19 @@ export class OrderKey {
     this.words = new Uint32Array(buffer);
   }
 
-  /** n bytes of b from p (a loop: fields are a few dozen bytes, where set() + subarray() cost more). */
+  /** n bytes of b from p: a loop for a word or two, a native copy beyond (measured crossover ~16 bytes). */
   private copy(b: Uint8Array, p: number, n: number): void {
-    this.reserve(n);
     const out = this.bytes;
-    let at = this.length;
-    for (let i = 0; i < n; i++) out[at++] = b[p + i]!;
-    this.length = at;
+    const at = this.length;
+    if (n <= 8) {
+      for (let i = 0; i < n; i++) out[at + i] = b[p + i]!;
+    } else {
+      out.set(b.subarray(p, p + n), at);
+    }
+    this.length = at + n;
   }
 
   private byte(value: number): void {
-    this.reserve(1);
     this.bytes[this.length++] = value;
   }
 
@@ -144,7 +165,6 @@ export class OrderKey {
   private varBytes(b: Uint8Array, p: number): number {
     const len = u32(b, p);
     const start = p + 4;
-    this.reserve(2 * len + 2);
     const out = this.bytes;
     let at = this.length;
     for (let i = 0; i < len; i++) {
@@ -198,7 +218,7 @@ export class OrderKey {
 
   /** SCAddress: every arm is fixed-size after its type, and ordered as bytes. */
   private scAddress(b: Uint8Array, p: number): number {
-    const size = scAddressSize(u32(b, p));
+    const size = scAddressBytes(u32(b, p));
     this.copy(b, p, size);
     return p + size;
   }
@@ -207,9 +227,9 @@ export class OrderKey {
     const type = u32(b, p);
     this.copy(b, p, 4);
     const q = p + 4;
-    const fixed = SCVAL_FIXED_PAYLOAD[type]!;
+    const fixed = FIXED_PAYLOAD[type]!;
     if (fixed >= 0) {
-      if (SIGNED_SCVAL.has(type)) this.signed(b, q, fixed);
+      if (SIGNED_SCVAL[type] === 1) this.signed(b, q, fixed);
       else this.copy(b, q, fixed);
       return q + fixed;
     }

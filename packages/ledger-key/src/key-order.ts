@@ -1,0 +1,59 @@
+// The WebAssembly fast path of compareLedgerKeys (src/key-order.wat, compiled into src/key-order-wasm.ts): both keys
+// are copied into the module's memory, validated whole and ordered there. It only answers for valid keys; anything
+// else comes back as a status and src/compare.ts reruns the JavaScript comparator, which throws the exact error.
+//
+// Why WebAssembly: a CONTRACT_DATA key is a tree of small SCVal nodes, and validating both keys node by node in
+// JavaScript was two thirds of a comparison (bounds checks, calls and table reads per node that TurboFan does not
+// fold away); in wasm a node is a few instructions and equal runs compare eight bytes at a time. The two copies
+// (TypedArray#set) and the call cost about 50-65 ns per pair and are the price of it.
+//
+// The module is instantiated synchronously at import: it is 3.1 KB, has no imports, and its memory never grows, so
+// the view below stays valid. The memory is shared by every call: safe because a comparison never calls out to user
+// code, so no other comparison can interleave (JavaScript is single-threaded per realm; workers have their own
+// module instance).
+import { KEY_ORDER_WASM_BASE64 } from './key-order-wasm.js';
+
+// The slice of the WebAssembly JS API used here: lib ES2023 and @types/node 20 declare no WebAssembly values.
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object) => { readonly exports: unknown };
+}
+interface KeyOrderExports {
+  readonly memory: { readonly buffer: ArrayBuffer };
+  readonly KEY_A: { readonly value: number };
+  readonly KEY_B: { readonly value: number };
+  readonly KEY_CAPACITY: { readonly value: number };
+  readonly compare: (lenA: number, lenB: number) => number;
+}
+
+const { Module, Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+const wasm = new Instance(new Module(Buffer.from(KEY_ORDER_WASM_BASE64, 'base64'))).exports as KeyOrderExports;
+const wasmCompare = wasm.compare;
+const memory = new Uint8Array(wasm.memory.buffer);
+const KEY_A = wasm.KEY_A.value;
+const KEY_B = wasm.KEY_B.value;
+
+/**
+ * Largest key, in bytes, that the wasm path takes (each of the two). Real keys are far smaller (the network caps a
+ * CONTRACT_DATA key at a few hundred bytes); a larger one is ordered by the JavaScript comparator instead.
+ */
+export const KEY_ORDER_CAPACITY: number = wasm.KEY_CAPACITY.value;
+
+/** compareKeysInWasm's status when either key is not exactly one valid LedgerKey. */
+export const KEY_ORDER_MALFORMED = 2;
+/** compareKeysInWasm's status when either key is longer than KEY_ORDER_CAPACITY (nothing was read). */
+export const KEY_ORDER_TOO_LARGE = 3;
+
+/**
+ * stellar-core's order of two XDR LedgerKeys (each filling its array): -1, 0 or 1 when both are valid, otherwise
+ * KEY_ORDER_MALFORMED or KEY_ORDER_TOO_LARGE, so any result above 1 means "ask the JavaScript comparator". Never
+ * throws and allocates nothing.
+ */
+export function compareKeysInWasm(a: Uint8Array, b: Uint8Array): number {
+  const lenA = a.length;
+  const lenB = b.length;
+  if (lenA > KEY_ORDER_CAPACITY || lenB > KEY_ORDER_CAPACITY) return KEY_ORDER_TOO_LARGE;
+  memory.set(a, KEY_A);
+  memory.set(b, KEY_B);
+  return wasmCompare(lenA, lenB);
+}
