@@ -52,7 +52,9 @@ function runPackage(files: string[]): number {
     for (const [index, file] of benchFiles.entries()) {
       console.log(`\n== ${manifest.name} ${file}`);
       const out = join(scratch, `${index}.json`);
-      const child = spawnSync(process.execPath, [...typeScriptExecArgv(), file], {
+      // --expose-gc: mitata then collects garbage before each timed round, so a subject does not pay for the
+      // garbage its baseline left behind in the previous round (or the other way round).
+      const child = spawnSync(process.execPath, [...typeScriptExecArgv(), '--expose-gc', file], {
         cwd: packageDir,
         stdio: 'inherit',
         env: { ...process.env, STRATA_BENCH_OUT: out },
