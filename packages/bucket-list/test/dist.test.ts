@@ -6,10 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { withTempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { BucketManager } from '../src/bucket-manager.js';
-import { BatchStream } from './support.js';
+import { listHashAfter } from './support.js';
 
 const distEntry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const child = fileURLToPath(new URL('./children/dist-run.ts', import.meta.url));
@@ -19,19 +18,7 @@ describe('built package', () => {
   it('dist/ merges in worker threads and agrees with the sources', async () => {
     expect(existsSync(distEntry), `${distEntry} is missing: run the build (npm test does)`).toBe(true);
     const fromDist = execFileSync(process.execPath, ['--import', tsx, child], { encoding: 'utf8' }).trim();
-    const fromSource = await withTempDir(async (dir) => {
-      const stream = new BatchStream(200, 5, 20);
-      const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false });
-      try {
-        for (let ledger = 1; ledger <= 300; ledger++) {
-          const { live, hot } = stream.next(ledger, 23);
-          await manager.addLedger(ledger, 23, live, hot);
-        }
-        return manager.bucketListHash();
-      } finally {
-        await manager.close();
-      }
-    });
+    const fromSource = await listHashAfter(BucketManager, 'inline');
     expect(fromDist).toMatch(/^[0-9a-f]{64}$/);
     expect(fromDist).toBe(fromSource);
   }, 120_000);

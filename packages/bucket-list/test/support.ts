@@ -3,7 +3,7 @@
 // batches into plain Maps — the simple model every list test compares against.
 import { createHash } from 'node:crypto';
 import { encodeLedgerEntry, type LedgerEntry, ledgerKeyOfEntry } from '@strata/ledger-key';
-import { seededRandom } from '@strata/test-kit';
+import { seededRandom, withTempDir } from '@strata/test-kit';
 import type { HotArchiveBatch, LiveBatch } from '../src/merge.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -170,3 +170,32 @@ export class BatchStream {
 }
 
 export { hex };
+
+/** What `listHashAfter` needs of a BucketManager class (the source one, or the built one from dist/). */
+export interface ManagerClass {
+  open(
+    dir: string,
+    options: { merger: 'workers' | 'inline'; fsync: boolean },
+  ): Promise<{
+    addLedger(ledger: number, protocol: number, batch: LiveBatch, hot?: HotArchiveBatch): Promise<void>;
+    bucketListHash(): string;
+    close(): Promise<void>;
+  }>;
+}
+
+/** Closes 300 ledgers of one fixed batch stream (protocol 23) into a fresh list and returns its bucketListHash. */
+export async function listHashAfter(Manager: ManagerClass, merger: 'workers' | 'inline'): Promise<string> {
+  return withTempDir(async (dir) => {
+    const stream = new BatchStream(200, 5, 20);
+    const manager = await Manager.open(dir, { merger, fsync: false });
+    try {
+      for (let ledger = 1; ledger <= 300; ledger++) {
+        const { live, hot } = stream.next(ledger, 23);
+        await manager.addLedger(ledger, 23, live, hot);
+      }
+      return manager.bucketListHash();
+    } finally {
+      await manager.close();
+    }
+  });
+}
