@@ -28,7 +28,7 @@ export {
 } from './compare.js';
 export { LedgerKeyError, LedgerKeyErrorCode } from './errors.js';
 export type { LedgerEntryView } from './ledger-entry.js';
-export { ledgerKeyOfEntry, readLedgerEntry, validateLedgerEntry } from './ledger-entry.js';
+export { ledgerEntryLayout, ledgerKeyOfEntry, readLedgerEntry, validateLedgerEntry } from './ledger-entry.js';
 export type { LedgerKeyView } from './ledger-key.js';
 export { readLedgerKey, validateLedgerKey } from './ledger-key.js';
 export type {

@@ -161,6 +161,22 @@ export class LedgerEntryView {
  * Reads and validates a LedgerEntry (every field of every arm, ext chains, nesting limits). Without `offset` the
  * entry must fill `bytes` (else TRAILING_BYTES); with `offset` it is read from inside a larger buffer.
  */
+/**
+ * Validates one LedgerEntry at `offset` and writes its layout into `out` without allocating anything: out[0] its
+ * LedgerEntryType, out[1] and out[2] the start and end of its key fields (the fields a LedgerKey of the entry holds
+ * after its type: contiguous in the data arm, after the ext of CONTRACT_DATA / CONTRACT_CODE), out[3] the end of the
+ * entry; all offsets in `bytes`. For readers that walk many entries in place (ledger-meta's change fold).
+ */
+export function ledgerEntryLayout(bytes: Uint8Array, offset: number, out: Int32Array): void {
+  const keyStart = entryKeyStart(bytes, offset);
+  const type = u32(bytes, offset + 4);
+  const keyEnd = skipKeyArm(bytes, keyStart, type);
+  out[0] = type;
+  out[1] = keyStart;
+  out[2] = keyEnd;
+  out[3] = skipEntryTail(bytes, type, keyStart, keyEnd);
+}
+
 export function readLedgerEntry(bytes: Uint8Array, offset?: number): LedgerEntryView {
   const start = startOffset(bytes, offset);
   // Scan in the caller's array so error offsets are the caller's offsets; the view keeps offsets relative to itself.

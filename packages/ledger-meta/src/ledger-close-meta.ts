@@ -1,7 +1,6 @@
 // One pass over one LedgerCloseMeta (v0, v1, v2): the header, the contract events with their coordinates, and the
 // entry changes folded into the ledger's bucket batch. The paths it needs are walked by hand; everything else is
 // validated and skipped by the schema walker, so a record either extracts completely or throws LedgerMetaError.
-import type { LedgerEntryView } from '@strata/ledger-key';
 import * as ledgerKey from '@strata/ledger-key';
 import {
   type FoldOptions,
@@ -18,7 +17,7 @@ import * as xdrWalker from './xdr-walker.js';
 // Module-local copies of the functions and constants used per change and per event: an imported binding is read
 // again at every use (under tsx's CommonJS output, through one or two getters per call), which cost about a tenth of
 // extraction time when profiled.
-const { readLedgerEntry, readLedgerKey, scValEnd } = ledgerKey;
+const { ledgerEntryLayout, readLedgerKey, scValEnd } = ledgerKey;
 const { annotate, readI32, readU32, skipperFor, skipXdr } = xdrWalker;
 const { AFTER_ALL_TXS_TRANSACTION, AFTER_TX_OPERATION, TRANSACTION_EVENT_STAGE } = events;
 const { REMOVED } = LEDGER_ENTRY_CHANGE;
@@ -137,52 +136,8 @@ function readI64(b: Uint8Array, p: number): bigint {
   return BigInt.asIntN(64, readU64(b, p));
 }
 
-/** End of the key fields found by the last entryKeyStart call (a module variable: no object per change). */
-let keyFieldsEnd = 0;
-
-/**
- * Start of the key fields of a LedgerEntry validated by readLedgerEntry, relative to `view.xdr`; the end is left in
- * keyFieldsEnd. The fields follow the type at offset 8, except after the ext of CONTRACT_DATA / CONTRACT_CODE, whose
- * key ends where their val / code length begins.
- */
-function entryKeyStart(view: LedgerEntryView): number {
-  const x = view.xdr;
-  switch (view.type) {
-    case 0: // ACCOUNT: AccountID
-      keyFieldsEnd = 44;
-      return 8;
-    case 1: {
-      // TRUSTLINE: AccountID, TrustLineAsset (native | alphanum4 | alphanum12 | pool share)
-      const assetType = readU32(x, 44);
-      keyFieldsEnd = 48 + (assetType === 0 ? 0 : assetType === 1 ? 40 : assetType === 2 ? 48 : 32);
-      return 8;
-    }
-    case 2: // OFFER: sellerID, offerID
-      keyFieldsEnd = 52;
-      return 8;
-    case 3: // DATA: AccountID, string64 dataName
-      keyFieldsEnd = 48 + ((readU32(x, 44) + 3) & ~3);
-      return 8;
-    case 4: // CLAIMABLE_BALANCE: ClaimableBalanceID (type + hash)
-      keyFieldsEnd = 44;
-      return 8;
-    case 5: // LIQUIDITY_POOL: PoolID
-      keyFieldsEnd = 40;
-      return 8;
-    case 6: // CONTRACT_DATA: ext (ExtensionPoint v0), then contract, key, durability; val follows
-      keyFieldsEnd = view.val().xdr.byteOffset - x.byteOffset;
-      return 12;
-    case 7: // CONTRACT_CODE: ext (v0 or v1), then hash; the code's length follows
-      keyFieldsEnd = view.code().byteOffset - x.byteOffset - 4;
-      return keyFieldsEnd - 32;
-    case 8: // CONFIG_SETTING: ConfigSettingID
-      keyFieldsEnd = 12;
-      return 8;
-    default: // TTL: keyHash
-      keyFieldsEnd = 40;
-      return 8;
-  }
-}
+/** ledgerEntryLayout's answer for the entry being read: type, key fields start and end, entry end (reused). */
+const layout = new Int32Array(4);
 
 /** Per-transaction state while its meta is read. */
 interface TxContext {
@@ -638,20 +593,19 @@ class LedgerExtractor {
           fold.observePhased(phase, REMOVED, readU32(b, p), b, p + 4, p + key.length, key, null);
           p += key.length;
         } else if (kind >= 0 && kind <= 4) {
-          const view = readLedgerEntry(b, p);
-          const entry = view.xdr;
-          const keyStart = entryKeyStart(view);
+          ledgerEntryLayout(b, p, layout);
+          const end = layout[3]!;
           fold.observePhased(
             phase,
             kind as LedgerEntryChangeKind,
-            view.type,
+            layout[0]!,
             b,
-            p + keyStart,
-            p + keyFieldsEnd,
+            layout[1]!,
+            layout[2]!,
             null,
-            entry,
+            b.subarray(p, end),
           );
-          p += entry.length;
+          p = end;
         } else {
           fail(BAD_DISCRIMINANT, p - 4, 'type', `unknown LedgerEntryChangeType ${kind}`);
         }
@@ -685,10 +639,9 @@ class LedgerExtractor {
     p += 4;
     for (let i = 0; i < count; i++) {
       try {
-        const view = readLedgerEntry(b, p);
-        const keyStart = entryKeyStart(view);
-        this.fold.observePhased(PHASE_EVICTION, REMOVED, view.type, b, p + keyStart, p + keyFieldsEnd, null, null);
-        p += view.byteLength;
+        ledgerEntryLayout(b, p, layout);
+        this.fold.observePhased(PHASE_EVICTION, REMOVED, layout[0]!, b, layout[1]!, layout[2]!, null, null);
+        p = layout[3]!;
       } catch (error) {
         fromLedgerKeyError(error, `unused[${i}]`);
       }
