@@ -3,6 +3,7 @@
 // ledger every key the pool knows is looked up and compared with a plain Map replaying the same batches — through
 // restarts at random ledgers (HAS reload, assumeState, restartMerges). Worker-thread merges must give the same list
 // hash as inline merges.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom, withTempDir } from '@strata/test-kit';
@@ -142,6 +143,32 @@ describe('BucketManager persistence and errors', () => {
       const named = referencedBucketHashes(has);
       const files = readdirSync(join(dir, 'buckets')).filter((name) => name.endsWith('.xdr'));
       expect(new Set(files.map((name) => name.slice(7, 71)))).toEqual(named);
+    });
+  });
+
+  it("list hashes follow stellar-core: SHA-256 over the levels' SHA-256(curr ‖ snap), live ‖ hot from 23", async () => {
+    await withTempDir(async (dir) => {
+      await build(dir, 150);
+      const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false });
+      try {
+        const has = manager.historyArchiveState();
+        const sha = (...parts: Uint8Array[]): Buffer => {
+          const hash = createHash('sha256');
+          for (const part of parts) hash.update(part);
+          return hash.digest();
+        };
+        const listHash = (levels: { curr: string; snap: string }[]): Buffer =>
+          sha(...levels.map((level) => sha(Buffer.from(level.curr, 'hex'), Buffer.from(level.snap, 'hex'))));
+        const live = listHash(has.currentBuckets);
+        const hot = listHash(has.hotArchiveBuckets!);
+        expect(manager.listHash('live')).toBe(live.toString('hex'));
+        expect(manager.listHash('hot-archive')).toBe(hot.toString('hex'));
+        expect(manager.bucketListHash()).toBe(sha(live, hot).toString('hex'));
+        // Level order matters: the same hashes in reverse give another list hash (negative control).
+        expect(listHash([...has.currentBuckets].reverse()).toString('hex')).not.toBe(live.toString('hex'));
+      } finally {
+        await manager.close();
+      }
     });
   });
 
