@@ -156,11 +156,11 @@ function scvText(type: number, text: string): Uint8Array {
 
 /** SCVal address of an account (SCV_ADDRESS, SC_ADDRESS_TYPE_ACCOUNT, PUBLIC_KEY_TYPE_ED25519, key). */
 export function scvAccountAddress(ed25519: Uint8Array): Uint8Array {
+  // The three discriminants are small non-negative numbers: only the low byte of each big-endian word is set (no
+  // DataView per address: the generator makes one per account).
   const out = new Uint8Array(44);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, XDR.SCV_ADDRESS);
-  view.setUint32(4, XDR.SC_ADDRESS_ACCOUNT);
-  view.setUint32(8, 0);
+  out[3] = XDR.SCV_ADDRESS;
+  out[7] = XDR.SC_ADDRESS_ACCOUNT;
   out.set(ed25519, 12);
   return out;
 }

@@ -46,11 +46,11 @@ export function makeAccounts(prng: Prng, count: number): AccountState[] {
   const accounts: AccountState[] = [];
   for (let index = 0; index < count; index++) {
     const ed25519 = prng.bytes(32);
-    // PublicKey ed25519 (type 0, then the key), and LedgerKey ACCOUNT (type 0, then the AccountID).
-    const accountId = new Uint8Array(36);
-    accountId.set(ed25519, 4);
+    // LedgerKey ACCOUNT (type 0, then the AccountID); the AccountID (PublicKey ed25519: type 0, then the key) is its
+    // tail, shared rather than copied.
     const key = new Uint8Array(40);
-    key.set(accountId, 4);
+    key.set(ed25519, 8);
+    const accountId = key.subarray(4);
     accounts.push({
       index,
       ed25519,
