@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BucketFile } from './bucket-file.js';
 import { BucketError, type BucketErrorCode } from './errors.js';
-import { type IndexOptions, openBucketIndex } from './index/bucket-index.js';
+import { DEFAULT_IN_MEMORY_CUTOFF, type IndexOptions, openBucketIndex } from './index/bucket-index.js';
 import { mergeBucketFiles } from './merge.js';
 
 export interface MergeJob {
@@ -38,7 +38,10 @@ export function runMergeJob(job: MergeJob): BucketFile {
     fsync: job.fsync,
     publish: false,
   });
-  if (output.path !== undefined) openBucketIndex(output, job.index).close();
+  // Only a page index outlives this call (persisted beside the bucket, loaded by the owner); an in-memory index would
+  // be thrown away here and built again by the thread that adopts the bucket.
+  const cutoff = job.index.inMemoryCutoff ?? DEFAULT_IN_MEMORY_CUTOFF;
+  if (output.path !== undefined && output.size >= cutoff) openBucketIndex(output, job.index).close();
   return output;
 }
 
