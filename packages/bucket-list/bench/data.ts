@@ -2,15 +2,8 @@
 // trustlines, SAC-balance contract data, TTLs, contract code, data entries), deterministic for a seed.
 import { compareBucketEntryKeys } from '@strata/ledger-key';
 import { seededRandom } from '@strata/test-kit';
-import { DEAD_ENTRY, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
+import { bucketRecord, DEAD_ENTRY, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
 import { poolEntry, poolIdentity, poolKey } from '../test/support.js';
-
-function tagged(type: number, body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + body.length);
-  out[3] = type;
-  out.set(body, 4);
-  return out;
-}
 
 /**
  * Two buckets as a level merge sees them: `older` holds keys 0..count-1 (INIT), `newer` updates a random half of them
@@ -19,14 +12,14 @@ function tagged(type: number, body: Uint8Array): Uint8Array {
 export function mergeInputs(count: number, seed: number): { older: Uint8Array[]; newer: Uint8Array[] } {
   const random = seededRandom(seed);
   const older: Uint8Array[] = [];
-  for (let n = 0; n < count; n++) older.push(tagged(INIT_ENTRY, poolEntry(n, 1)));
+  for (let n = 0; n < count; n++) older.push(bucketRecord(INIT_ENTRY, poolEntry(n, 1)));
   const newer: Uint8Array[] = [];
   for (let n = 0; n < count; n++) {
     const r = random();
-    if (r < 0.45) newer.push(tagged(LIVE_ENTRY, poolEntry(n, 2)));
-    else if (r < 0.5) newer.push(tagged(DEAD_ENTRY, poolKey(n)));
+    if (r < 0.45) newer.push(bucketRecord(LIVE_ENTRY, poolEntry(n, 2)));
+    else if (r < 0.5) newer.push(bucketRecord(DEAD_ENTRY, poolKey(n)));
   }
-  for (let n = count; n < count + count / 2; n++) newer.push(tagged(INIT_ENTRY, poolEntry(n, 2)));
+  for (let n = count; n < count + count / 2; n++) newer.push(bucketRecord(INIT_ENTRY, poolEntry(n, 2)));
   older.sort(compareBucketEntryKeys);
   newer.sort(compareBucketEntryKeys);
   return { older, newer };
@@ -102,7 +95,7 @@ export class LedgerBatches {
 }
 
 /** Offset of `needle` in `haystack` (the templates' identity fields are found, not hand-counted). */
-function offsetOf(haystack: Uint8Array, needle: Uint8Array): number {
+export function offsetOf(haystack: Uint8Array, needle: Uint8Array): number {
   const at = Buffer.from(haystack).indexOf(Buffer.from(needle));
   if (at < 0) throw new Error('template field not found');
   return at;

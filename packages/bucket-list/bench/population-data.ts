@@ -10,6 +10,7 @@ import { seededRandom } from '@strata/test-kit';
 import { BucketOutput } from '../src/bucket-file.js';
 import { serializeHistoryArchiveState, ZERO_HASH } from '../src/has.js';
 import { DEAD_ENTRY, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
+import { offsetOf } from './data.js';
 
 export interface PopulationShape {
   dataKeys: number;
@@ -60,12 +61,6 @@ class Stamp {
     if (this.extraAt >= 0) this.view.setUint32(4 + this.extraAt, version + 100_000);
     out.put(this.bytes);
   }
-}
-
-function offsetOf(haystack: Uint8Array, needle: Uint8Array): number {
-  const at = Buffer.from(haystack).indexOf(Buffer.from(needle));
-  if (at < 0) throw new Error('template field not found');
-  return at;
 }
 
 function templates(): { data: Stamp; dataKey: Stamp; ttl: Stamp; ttlKey: Stamp; code: Stamp; codeKey: Stamp } {

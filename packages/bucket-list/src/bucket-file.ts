@@ -21,9 +21,6 @@ import {
 } from './kind.js';
 import { RecordReader, RecordWriter } from './record-io.js';
 
-/** The hash of the empty bucket (no file): 32 zero bytes (the HAS's ZERO_HASH). */
-export const EMPTY_HASH = ZERO_HASH;
-
 /** A bucket: its hash, where its file is, and what its METAENTRY says. Plain data, so it crosses worker boundaries. */
 export interface BucketFile {
   readonly hash: string;
@@ -39,11 +36,7 @@ export interface BucketFile {
 }
 
 export function emptyBucket(kind: BucketKind): BucketFile {
-  return { hash: EMPTY_HASH, path: undefined, kind, protocolVersion: 0, size: 0, entries: 0 };
-}
-
-export function isEmptyBucket(bucket: BucketFile): boolean {
-  return bucket.hash === EMPTY_HASH;
+  return { hash: ZERO_HASH, path: undefined, kind, protocolVersion: 0, size: 0, entries: 0 };
 }
 
 export function bucketFileName(hash: string): string {
@@ -252,7 +245,7 @@ export class BucketInput {
 
   /** SHA-256 of the whole file (requires `hash: true` and a cursor advanced to the end). */
   digest(): string {
-    return this.reader === undefined ? EMPTY_HASH : this.reader.digest();
+    return this.reader === undefined ? ZERO_HASH : this.reader.digest();
   }
 
   close(): void {

@@ -6,9 +6,7 @@ export {
   BucketInput,
   BucketOutput,
   bucketFileName,
-  EMPTY_HASH,
   emptyBucket,
-  isEmptyBucket,
   verifyBucketFile,
   writeBucket,
 } from './bucket-file.js';

@@ -61,6 +61,17 @@ export function recordType(payload: Uint8Array): number {
 /** mergeEqual's answer when the two records cancel out (INIT + DEAD). */
 export const ANNIHILATED = -2;
 
+/** A record payload: the discriminant `type` (any of the kinds' record types, META included) then `body`. */
+export function bucketRecord(type: number, body: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + body.length);
+  out[0] = type >>> 24;
+  out[1] = (type >>> 16) & 0xff;
+  out[2] = (type >>> 8) & 0xff;
+  out[3] = type & 0xff;
+  out.set(body, 4);
+  return out;
+}
+
 /** A copy of `payload` with its discriminant replaced (INIT ↔ LIVE share the LedgerEntry body). */
 export function retyped(payload: Uint8Array, type: number): Uint8Array {
   const out = payload.slice();

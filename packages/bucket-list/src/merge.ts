@@ -15,6 +15,7 @@ import { comparePrefixes, int32At, recordKeyPrefix } from './index/record-key.js
 import {
   ANNIHILATED,
   type BucketKind,
+  bucketRecord,
   DEAD_ENTRY,
   FIRST_PROTOCOL_INIT_AND_META,
   HOT_ARCHIVED,
@@ -330,13 +331,6 @@ export interface HotArchiveBatch {
   restored: readonly Uint8Array[];
 }
 
-function tagged(type: number, body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + body.length);
-  out[3] = type; // types here are 0..2: the high bytes stay zero
-  out.set(body, 4);
-  return out;
-}
-
 /** Sorts, validates and checks for duplicate keys; `what` names the batch lists for the error. */
 function sortedUnique(ops: KindOps, payloads: Uint8Array[], what: string): Uint8Array[] {
   for (let i = 0; i < payloads.length; i++) {
@@ -362,9 +356,9 @@ function sortedUnique(ops: KindOps, payloads: Uint8Array[], what: string): Uint8
 export function freshLiveEntries(protocolVersion: number, batch: LiveBatch): Uint8Array[] {
   const initType = protocolVersion >= FIRST_PROTOCOL_INIT_AND_META ? INIT_ENTRY : LIVE_ENTRY;
   const payloads: Uint8Array[] = [];
-  for (const entry of batch.init) payloads.push(tagged(initType, entry));
-  for (const entry of batch.live) payloads.push(tagged(LIVE_ENTRY, entry));
-  for (const key of batch.dead) payloads.push(tagged(DEAD_ENTRY, key));
+  for (const entry of batch.init) payloads.push(bucketRecord(initType, entry));
+  for (const entry of batch.live) payloads.push(bucketRecord(LIVE_ENTRY, entry));
+  for (const key of batch.dead) payloads.push(bucketRecord(DEAD_ENTRY, key));
   return sortedUnique(kindOps('live'), payloads, 'init/live/dead lists');
 }
 
@@ -392,11 +386,11 @@ export function freshHotArchiveEntries(batch: HotArchiveBatch): Uint8Array[] {
       entryError(error, undefined, 0);
     }
     requireSoroban(key, 'archived entry');
-    payloads.push(tagged(HOT_ARCHIVED, entry));
+    payloads.push(bucketRecord(HOT_ARCHIVED, entry));
   }
   for (const key of batch.restored) {
     if (key.length >= 4) requireSoroban(key, 'restored key');
-    payloads.push(tagged(HOT_LIVE, key));
+    payloads.push(bucketRecord(HOT_LIVE, key));
   }
   return sortedUnique(kindOps('hot-archive'), payloads, 'archived/restored lists');
 }

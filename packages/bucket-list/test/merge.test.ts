@@ -9,7 +9,7 @@ import { seededRandom } from '@strata/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BucketFile, BucketInput, emptyBucket, verifyBucketFile, writeBucket } from '../src/bucket-file.js';
 import { BucketError } from '../src/errors.js';
-import { DEAD_ENTRY, encodeMeta, HOT_ARCHIVED, HOT_LIVE, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
+import { bucketRecord, DEAD_ENTRY, encodeMeta, HOT_ARCHIVED, HOT_LIVE, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
 import { freshHotArchiveEntries, freshLiveEntries, mergeArrays, mergeBucketFiles } from '../src/merge.js';
 import { RecordReader, RecordWriter } from '../src/record-io.js';
 import { hex, poolEntry, poolKey } from './support.js';
@@ -18,12 +18,7 @@ import { hex, poolEntry, poolKey } from './support.js';
 const dir = { path: mkdtempSync(join(tmpdir(), 'strata-bucket-merge-')) };
 afterAll(() => rmSync(dir.path, { recursive: true, force: true }));
 
-const tag = (type: number, body: Uint8Array): Uint8Array => {
-  const out = new Uint8Array(4 + body.length);
-  new DataView(out.buffer).setInt32(0, type);
-  out.set(body, 4);
-  return out;
-};
+const tag = bucketRecord;
 const init = (n: number, v: number) => tag(INIT_ENTRY, poolEntry(n, v));
 const live = (n: number, v: number) => tag(LIVE_ENTRY, poolEntry(n, v));
 const dead = (n: number) => tag(DEAD_ENTRY, poolKey(n));
