@@ -57,6 +57,11 @@ export interface OutputOptions {
   keepTombstones?: boolean;
   /** fsync the file before it is published (stellar-core's DISABLE_XDR_FSYNC inverted). Default true. */
   fsync?: boolean;
+  /**
+   * Hash and write full buffers on a helper thread while the caller fills the next (see write-behind.ts). Worth it
+   * for outputs of several MiB; merges choose it from their inputs' sizes unless this says otherwise.
+   */
+  writeBehind?: boolean;
 }
 
 /**
@@ -87,7 +92,9 @@ export class BucketOutput {
     ) {
       throw new BucketError('PROTOCOL', `hot-archive bucket at protocol ${protocolVersion} (< 23)`);
     }
-    this.writer = new RecordWriter(tempPathIn(dir), options.fsync ?? true);
+    this.writer = new RecordWriter(tempPathIn(dir), options.fsync ?? true, {
+      writeBehind: options.writeBehind ?? false,
+    });
     if (protocolVersion >= FIRST_PROTOCOL_INIT_AND_META) this.writer.put(encodeMeta(kind, protocolVersion));
   }
 

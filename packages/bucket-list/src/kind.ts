@@ -46,9 +46,9 @@ export interface KindOps {
   /**
    * For two records of the same key, `older` from the old bucket and `newer` from the new one: the record type to
    * write `newer`'s body with, or ANNIHILATED when nothing is written. Throws MERGE_CONFLICT for pairs the case table
-   * forbids. (A type rather than a record, so a merge rewrites one discriminant instead of copying the entry.)
+   * forbids. Takes and returns record types: a merge rewrites one discriminant instead of copying the entry.
    */
-  mergeEqual(older: Uint8Array, newer: Uint8Array): number;
+  mergeEqual(olderType: number, newerType: number): number;
   /** The LedgerKey XDR of a non-META record (a copy for entries, a view for tombstone keys). */
   keyOf(payload: Uint8Array): Uint8Array;
 }
@@ -90,9 +90,7 @@ const live: KindOps = {
   validate: validateBucketEntry,
   isTombstone: (type) => type === DEAD_ENTRY,
   // stellar-core LiveBucket::mergeCasesWithEqualKeys (spec §4.2).
-  mergeEqual(older, newer) {
-    const o = recordType(older);
-    const n = recordType(newer);
+  mergeEqual(o, n) {
     if (n === INIT_ENTRY) {
       if (o !== DEAD_ENTRY) {
         throw new BucketError('MERGE_CONFLICT', 'an INIT entry arrives onto a live entry of the same key');
@@ -116,7 +114,7 @@ const hotArchive: KindOps = {
   compareKeys: compareHotArchiveBucketEntryKeys,
   validate: validateHotArchiveBucketEntry,
   isTombstone: (type) => type === HOT_LIVE,
-  mergeEqual: (_older, newer) => recordType(newer), // HotArchiveBucket::mergeCasesWithEqualKeys: the newer wins
+  mergeEqual: (_older, newer) => newer, // HotArchiveBucket::mergeCasesWithEqualKeys: the newer wins
   keyOf: (payload) => (recordType(payload) === HOT_LIVE ? payload.subarray(4) : ledgerKeyOfEntry(payload.subarray(4))),
 };
 

@@ -2,7 +2,7 @@
 // mergeCursors over a minimal cursor (level 0's in-memory arrays), and FileMerge over record positions in read buffers
 // (levels ≥ 1, in worker threads; the hot path, so it copies runs of records instead of one view per record). Both
 // take the same decisions through the same KindOps; test/merge.test.ts checks they write the same records.
-import { LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
+import { compareKeyedRecordsAt, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
 import {
   type BucketFile,
   BucketOutput,
@@ -28,6 +28,7 @@ import {
   retyped,
 } from './kind.js';
 import { MAX_RECORD_BYTES, type RecordReader } from './record-io.js';
+import { WRITE_BEHIND_CHUNK } from './write-behind.js';
 
 /** What the merge loop needs of an input: the current payload (undefined at the end) and a step. */
 export interface MergeCursor {
@@ -84,7 +85,7 @@ export function mergeCursors(
     if (order <= 0) {
       if (order < 0) emit(n, recordType(n));
       else {
-        const type = ops.mergeEqual(o, n);
+        const type = ops.mergeEqual(recordType(o), recordType(n));
         if (type !== ANNIHILATED) emit(n, type);
         older.advance();
         o = older.current;
@@ -110,6 +111,12 @@ export interface MergeOptions extends OutputOptions {
   /** Bytes of each input's read buffer (default 1 MiB; a record larger than the buffer grows it). For tests and tuning. */
   readBufferSize?: number;
 }
+
+/**
+ * Input bytes from which a file merge hashes and writes its output on a helper thread: below it, the hand-off costs
+ * more than it overlaps (a few chunks), and level-1..3 merges stay on one thread.
+ */
+export const WRITE_BEHIND_MIN_INPUT = 8 * WRITE_BEHIND_CHUNK;
 
 /** Protocol of a merge's output: the newer of the inputs' (spec §4.1; shadows do not exist from protocol 12). */
 export function mergeProtocolVersion(older: number, newer: number, maxProtocolVersion: number): number {
@@ -152,7 +159,8 @@ export function mergeBucketFiles(dir: string, older: BucketFile, newer: BucketFi
       newRecords.protocolVersion,
       options.maxProtocolVersion,
     );
-    const out = new BucketOutput(dir, older.kind, version, options);
+    const writeBehind = options.writeBehind ?? older.size + newer.size >= WRITE_BEHIND_MIN_INPUT;
+    const out = new BucketOutput(dir, older.kind, version, { ...options, writeBehind });
     output = out;
     const merge = new FileMerge(ops, out, version, options.keepTombstones ?? true);
     try {
@@ -189,7 +197,7 @@ function viewOf(reader: RecordReader): Uint8Array {
 
 /**
  * mergeCursors over two RecordReaders without a view per record: keys are ordered by their prefixes read in place,
- * and views are made only for the comparator when prefixes tie. Output is copied in runs: consecutive records of one
+ * and when prefixes tie by compareKeyedRecordsAt, also in place (both inputs come from verified buckets). Output is copied in runs: consecutive records of one
  * input that go out unchanged (or retyped: the new discriminant is written into the read buffer first, which the
  * merge owns) extend a pending byte range of that input's buffer, copied to the writer in one `set` when the run
  * breaks, at the end, or just before that reader refills its buffer (which would invalidate the range). Records a
@@ -228,34 +236,30 @@ class FileMerge {
     const prefixes = this.prefixes;
     if (hasOld) recordKeyPrefix(older!.buffer, older!.payloadStart, older!.payloadEnd, prefixes, 0);
     if (hasNew) recordKeyPrefix(newer!.buffer, newer!.payloadStart, newer!.payloadEnd, prefixes, 3);
-    // Views for the comparator, made only when prefixes tie and kept while their record is current (the older record
-    // typically meets several newer ones).
-    let oldView: Uint8Array | undefined;
-    let newView: Uint8Array | undefined;
     while (hasOld && hasNew) {
       const o = older!;
       const n = newer!;
       let order = comparePrefixes(prefixes, 3, prefixes, 0);
       if (order === 0) {
-        oldView ??= viewOf(o);
-        newView ??= viewOf(n);
-        order = ops.compareKeys(newView, oldView);
+        // Key records (live DEAD, hot-archive LIVE) have discriminant 1; every other record holds a LedgerEntry.
+        const ob = o.buffer;
+        const nb = n.buffer;
+        const op = o.payloadStart;
+        const np = n.payloadStart;
+        order = compareKeyedRecordsAt(nb, np + 4, int32At(nb, np) !== 1, ob, op + 4, int32At(ob, op) !== 1);
       }
       if (order <= 0) {
         if (order < 0) this.emit(n, int32At(n.buffer, n.payloadStart));
         else {
-          const type = ops.mergeEqual(oldView!, newView!);
+          const type = ops.mergeEqual(int32At(o.buffer, o.payloadStart), int32At(n.buffer, n.payloadStart));
           if (type !== ANNIHILATED) this.emit(n, type);
-          oldView = undefined;
           hasOld = o.next();
           if (hasOld) recordKeyPrefix(o.buffer, o.payloadStart, o.payloadEnd, prefixes, 0);
         }
-        newView = undefined;
         hasNew = n.next();
         if (hasNew) recordKeyPrefix(n.buffer, n.payloadStart, n.payloadEnd, prefixes, 3);
       } else {
         this.emit(o, int32At(o.buffer, o.payloadStart));
-        oldView = undefined;
         hasOld = o.next();
         if (hasOld) recordKeyPrefix(o.buffer, o.payloadStart, o.payloadEnd, prefixes, 0);
       }

@@ -5,6 +5,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { BucketError, ioError } from './errors.js';
+import { WriteBehind } from './write-behind.js';
 
 /** Largest payload a record may carry. Ledger entries are bounded far below this (contract code ≤ a few hundred KiB). */
 export const MAX_RECORD_BYTES = 1 << 26;
@@ -164,26 +165,45 @@ export function readAt(fd: number, path: string, into: Uint8Array, length: numbe
 /**
  * Buffered writer of record-marked payloads into a temporary file, hashing every byte written; `finish()`
  * flushes and fsyncs (unless disabled), `publish(finalPath)` renames. The SHA-256 of the file is the bucket hash.
+ * With `writeBehind`, full buffers go to this thread's write-behind helper (see write-behind.ts), which hashes and
+ * writes them while the caller fills the next: for large outputs (merges of big buckets), where hashing and the
+ * kernel's copy would otherwise take as long as the merge itself.
  */
 export class RecordWriter {
   bytesWritten = 0;
   records = 0;
   private fd: number;
   private buffer: Uint8Array;
+  /** `buffer` as 32-bit words (record marks and payloads are word multiples, so runs are word-aligned). */
+  private words: Int32Array<ArrayBufferLike>;
   private used = 0;
-  private readonly hasher = createHash('sha256');
+  private readonly channel: WriteBehind | undefined;
+  // Word views of the last two run sources (a merge's two read buffers), so the word copy makes no view per run.
+  private sourceA: ArrayBufferLike | undefined = undefined;
+  private sourceAWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private sourceB: ArrayBufferLike | undefined = undefined;
+  private sourceBWords: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private readonly hasher: Hash | undefined;
 
   constructor(
     readonly tempPath: string,
     private readonly fsync: boolean,
-    bufferSize = DEFAULT_WRITE_BUFFER,
+    options: { bufferSize?: number; writeBehind?: boolean } = {},
   ) {
     try {
       this.fd = openSync(tempPath, 'w');
     } catch (error) {
       throw ioError(error, tempPath, 'create bucket');
     }
-    this.buffer = new Uint8Array(bufferSize);
+    try {
+      this.channel = options.writeBehind === true ? WriteBehind.tryOpen(this.fd, tempPath) : undefined;
+    } catch (error) {
+      closeSync(this.fd);
+      throw ioError(error, tempPath, 'start write-behind');
+    }
+    this.hasher = this.channel === undefined ? createHash('sha256') : undefined;
+    this.buffer = this.channel?.chunk ?? new Uint8Array(roundUp4(options.bufferSize ?? DEFAULT_WRITE_BUFFER));
+    this.words = wordsOf(this.buffer);
   }
 
   /** Appends one record; with `type`, its first XDR word (the union discriminant) is written as `type` instead. */
@@ -194,23 +214,21 @@ export class RecordWriter {
     }
     if (this.used + 4 + length > this.buffer.length) {
       this.flush();
-      if (4 + length > this.buffer.length) this.buffer = new Uint8Array(4 + length);
+      if (4 + length > this.buffer.length) {
+        if (this.channel !== undefined) {
+          // Larger than a write-behind chunk: assemble it once and let appendBytes split it across chunks.
+          const record = new Uint8Array(4 + length);
+          putRecord(record, 0, payload, type);
+          this.appendBytes(record, 0, record.length);
+          this.bytesWritten += record.length;
+          this.records++;
+          return;
+        }
+        this.buffer = new Uint8Array(4 + length);
+        this.words = wordsOf(this.buffer);
+      }
     }
-    const b = this.buffer;
-    const p = this.used;
-    const mark = (LAST_FRAGMENT | length) >>> 0;
-    b[p] = mark >>> 24;
-    b[p + 1] = (mark >>> 16) & 0xff;
-    b[p + 2] = (mark >>> 8) & 0xff;
-    b[p + 3] = mark & 0xff;
-    b.set(payload, p + 4);
-    if (type !== undefined) {
-      b[p + 4] = type >>> 24;
-      b[p + 5] = (type >>> 16) & 0xff;
-      b[p + 6] = (type >>> 8) & 0xff;
-      b[p + 7] = type & 0xff;
-    }
-    this.used = p + 4 + length;
+    this.used = putRecord(this.buffer, this.used, payload, type);
     this.bytesWritten += 4 + length;
     this.records++;
   }
@@ -218,29 +236,44 @@ export class RecordWriter {
   /**
    * Appends `records` whole records copied verbatim, marks included: bytes [start, end) of `source` (typically a
    * RecordReader's buffer, whose marks the reader has checked). One copy per run of records instead of one per record;
-   * a run larger than the buffer is hashed and written straight from `source`.
+   * a run larger than the buffer is hashed and written straight from `source` (or split across write-behind chunks).
    */
   putRun(source: Uint8Array, start: number, end: number, records: number): void {
     const length = end - start;
+    this.bytesWritten += length;
+    this.records += records;
     if (this.used + length > this.buffer.length) {
+      if (this.channel !== undefined) {
+        this.appendBytes(source, start, end);
+        return;
+      }
       this.flush();
       if (length > this.buffer.length) {
         this.writeOut(new Uint8Array(source.buffer, source.byteOffset + start, length));
-        this.bytesWritten += length;
-        this.records += records;
         return;
       }
     }
-    // The constructor form of the view: about twice as fast as `subarray` in V8, and runs are often one record.
-    this.buffer.set(new Uint8Array(source.buffer, source.byteOffset + start, length), this.used);
+    const from = source.byteOffset + start;
+    if (length <= WORD_COPY_MAX && ((from | this.used) & 3) === 0) {
+      // A short run (interleaved inputs make most runs one record): a word loop beats making a view for `set`.
+      const sourceWords = this.wordsOf(source.buffer);
+      const words = this.words;
+      let i = from >>> 2;
+      let j = this.used >>> 2;
+      const stop = i + (length >>> 2);
+      while (i < stop) words[j++] = sourceWords[i++]!;
+    } else {
+      // The constructor form of the view: about twice as fast as `subarray` in V8.
+      this.buffer.set(new Uint8Array(source.buffer, from, length), this.used);
+    }
     this.used += length;
-    this.bytesWritten += length;
-    this.records += records;
   }
 
   /** Flushes, fsyncs (unless disabled) and closes; returns the SHA-256 (hex) of everything written. */
   finish(): string {
     this.flush();
+    // The helper must be done with the file before it is synced and closed.
+    const hash = this.channel === undefined ? this.hasher!.digest('hex') : this.channel.close();
     try {
       if (this.fsync) fsyncSync(this.fd);
       closeSync(this.fd);
@@ -248,7 +281,7 @@ export class RecordWriter {
     } catch (error) {
       throw ioError(error, this.tempPath, 'commit bucket');
     }
-    return this.hasher.digest('hex');
+    return hash;
   }
 
   /** Moves the finished temporary file to its final name. */
@@ -262,6 +295,12 @@ export class RecordWriter {
 
   /** Closes and deletes the temporary file (nothing was committed). */
   abort(): void {
+    try {
+      // Never close the file under a helper that may still write to it (the descriptor number could be reused).
+      this.channel?.close();
+    } catch {
+      // already failing; the file is deleted below
+    }
     if (this.fd >= 0) {
       try {
         closeSync(this.fd);
@@ -277,14 +316,40 @@ export class RecordWriter {
     }
   }
 
+  /** Copies bytes [start, end) of `source` into the buffer, flushing each time it fills (write-behind mode). */
+  private appendBytes(source: Uint8Array, start: number, end: number): void {
+    let at = start;
+    while (at < end) {
+      if (this.used === this.buffer.length) this.flush();
+      const take = Math.min(end - at, this.buffer.length - this.used);
+      this.buffer.set(new Uint8Array(source.buffer, source.byteOffset + at, take), this.used);
+      this.used += take;
+      at += take;
+    }
+  }
+
+  /** The whole of `buffer` as 32-bit words, cached for the last two sources. */
+  private wordsOf(buffer: ArrayBufferLike): Int32Array<ArrayBufferLike> {
+    if (buffer === this.sourceA) return this.sourceAWords;
+    if (buffer === this.sourceB) return this.sourceBWords;
+    this.sourceB = this.sourceA;
+    this.sourceBWords = this.sourceAWords;
+    this.sourceA = buffer;
+    this.sourceAWords = new Int32Array(buffer, 0, buffer.byteLength >>> 2);
+    return this.sourceAWords;
+  }
+
   private flush(): void {
     if (this.used === 0) return;
-    this.writeOut(this.buffer.subarray(0, this.used));
+    if (this.channel !== undefined) {
+      this.buffer = this.channel.submit(this.used);
+      this.words = wordsOf(this.buffer);
+    } else this.writeOut(this.buffer.subarray(0, this.used));
     this.used = 0;
   }
 
   private writeOut(chunk: Uint8Array): void {
-    this.hasher.update(chunk);
+    this.hasher!.update(chunk);
     let done = 0;
     try {
       while (done < chunk.length) done += writeSync(this.fd, chunk, done, chunk.length - done);
@@ -292,6 +357,36 @@ export class RecordWriter {
       throw ioError(error, this.tempPath, 'write bucket');
     }
   }
+}
+
+/** Runs up to this many bytes are copied word by word; longer ones with one `set`. */
+const WORD_COPY_MAX = 512;
+
+function roundUp4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** A word view of `bytes` (whose offset is a multiple of 4; its length is rounded down). */
+function wordsOf(bytes: Uint8Array): Int32Array<ArrayBufferLike> {
+  return new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+}
+
+/** Writes a record (mark, payload, `type` over its first word if given) at `into[p]`; returns the end offset. */
+function putRecord(into: Uint8Array, p: number, payload: Uint8Array, type: number | undefined): number {
+  const length = payload.length;
+  const mark = (LAST_FRAGMENT | length) >>> 0;
+  into[p] = mark >>> 24;
+  into[p + 1] = (mark >>> 16) & 0xff;
+  into[p + 2] = (mark >>> 8) & 0xff;
+  into[p + 3] = mark & 0xff;
+  into.set(payload, p + 4);
+  if (type !== undefined) {
+    into[p + 4] = type >>> 24;
+    into[p + 5] = (type >>> 16) & 0xff;
+    into[p + 6] = (type >>> 8) & 0xff;
+    into[p + 7] = type & 0xff;
+  }
+  return p + 4 + length;
 }
 
 /** Makes renames inside `directory` durable (POSIX: fsync the directory). */

@@ -273,7 +273,7 @@ describe('record I/O', () => {
       }),
     );
     const path = join(dir.path, 'runs.tmp');
-    const writer = new RecordWriter(path, false, 64); // smaller than the run below
+    const writer = new RecordWriter(path, false, { bufferSize: 64 }); // smaller than the run below
     writer.put(records[0]!);
     const firstLength = 4 + records[0]!.length;
     writer.putRun(marked, firstLength, marked.length, 3);

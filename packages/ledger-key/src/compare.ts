@@ -337,11 +337,17 @@ function cmpKeyAccount(a: Uint8Array, pa: number, b: Uint8Array, pb: number, fie
   return cmpWords(a, pa + 4, b, pb + 4, 32);
 }
 
+/** What compareKeyed checks after the key fields (see there). */
+const ENDS_WHOLE = 0;
+const ENDS_KEYS = 1;
+const ENDS_UNCHECKED = 2;
+
 /**
  * Orders two keyed records: each side is a LedgerKey (`isEntry` false) or a LedgerEntry (true) starting at `p`.
- * Compares LedgerEntryType then the key fields, validates what remains of each side, and requires each to end
- * exactly at the end of its array. With `entryTails` false the part of an entry after its key fields is neither
- * validated nor required to end the array (records already validated whole).
+ * Compares LedgerEntryType then the key fields. `checks` says what else is read: ENDS_WHOLE validates what remains of
+ * each side and requires each to end exactly at the end of its array; ENDS_KEYS leaves an entry's part after its key
+ * fields unread but still requires a key to end its array (records already validated whole); ENDS_UNCHECKED reads
+ * nothing past the first difference (validated records at positions inside larger buffers).
  */
 function compareKeyed(
   a: Uint8Array,
@@ -350,7 +356,7 @@ function compareKeyed(
   b: Uint8Array,
   pb: number,
   bIsEntry: boolean,
-  entryTails = true,
+  checks = ENDS_WHOLE,
 ): number {
   let ta: number;
   let ka: number;
@@ -370,6 +376,7 @@ function compareKeyed(
     tb = readLedgerEntryType(b, pb, 'LedgerKey.type');
     kb = pb + 4;
   }
+  if (checks === ENDS_UNCHECKED) return ta === tb ? cmpKeyArm(ta, a, ka, b, kb) : ta < tb ? -1 : 1;
   let c: number;
   let ea: number;
   let eb: number;
@@ -383,12 +390,12 @@ function compareKeyed(
     c = ta < tb ? -1 : 1;
   }
   if (aIsEntry) {
-    if (entryTails) expectEnd(a, skipEntryTail(a, ta, ka, ea), 'LedgerEntry');
+    if (checks === ENDS_WHOLE) expectEnd(a, skipEntryTail(a, ta, ka, ea), 'LedgerEntry');
   } else {
     expectEnd(a, ea, 'LedgerKey');
   }
   if (bIsEntry) {
-    if (entryTails) expectEnd(b, skipEntryTail(b, tb, kb, eb), 'LedgerEntry');
+    if (checks === ENDS_WHOLE) expectEnd(b, skipEntryTail(b, tb, kb, eb), 'LedgerEntry');
   } else {
     expectEnd(b, eb, 'LedgerKey');
   }
@@ -448,7 +455,7 @@ export function compareBucketEntryKeys(a: Uint8Array, b: Uint8Array): number {
   if (ta === BUCKET_ENTRY_TYPE.METAENTRY || tb === BUCKET_ENTRY_TYPE.METAENTRY) {
     return ta === tb ? 0 : ta < tb ? -1 : 1;
   }
-  return compareKeyed(a, 4, ta !== BUCKET_ENTRY_TYPE.DEADENTRY, b, 4, tb !== BUCKET_ENTRY_TYPE.DEADENTRY, false);
+  return compareKeyed(a, 4, ta !== BUCKET_ENTRY_TYPE.DEADENTRY, b, 4, tb !== BUCKET_ENTRY_TYPE.DEADENTRY, ENDS_KEYS);
 }
 
 /** compareHotArchiveBucketEntries for records already validated whole (see compareBucketEntryKeys). */
@@ -458,7 +465,24 @@ export function compareHotArchiveBucketEntryKeys(a: Uint8Array, b: Uint8Array): 
   const meta = HOT_ARCHIVE_BUCKET_ENTRY_TYPE.HOT_ARCHIVE_METAENTRY;
   if (ta === meta || tb === meta) return ta === tb ? 0 : ta < tb ? -1 : 1;
   const archived = HOT_ARCHIVE_BUCKET_ENTRY_TYPE.HOT_ARCHIVE_ARCHIVED;
-  return compareKeyed(a, 4, ta === archived, b, 4, tb === archived, false);
+  return compareKeyed(a, 4, ta === archived, b, 4, tb === archived, ENDS_KEYS);
+}
+
+/**
+ * Order of two keyed records already validated whole, read in place inside larger buffers (a merge's read buffers):
+ * a LedgerEntry (`aIsEntry`) or a LedgerKey at `a[pa]`, the same for `b`. Only the entry types and key fields up to
+ * the first difference are read, and neither record's end is checked: the caller guarantees both are valid. Same
+ * order as compareLedgerKeys of the two keys; no view or allocation per call.
+ */
+export function compareKeyedRecordsAt(
+  a: Uint8Array,
+  pa: number,
+  aIsEntry: boolean,
+  b: Uint8Array,
+  pb: number,
+  bIsEntry: boolean,
+): number {
+  return compareKeyed(a, pa, aIsEntry, b, pb, bIsEntry, ENDS_UNCHECKED);
 }
 
 /**

@@ -22,6 +22,7 @@ export {
   compareEntryToKey,
   compareHotArchiveBucketEntries,
   compareHotArchiveBucketEntryKeys,
+  compareKeyedRecordsAt,
   compareLedgerEntries,
   compareLedgerKeys,
   ledgerKeysEqual,

@@ -14,7 +14,8 @@
 //  5. Entries: ledgerKeyOfEntry(e) == the oracle's key of e (byte for byte), and compareEntryToKey /
 //     compareLedgerEntries have the sign of compareLedgerKeys on the keys (and of the oracle).
 //  6. Bucket entries: compareBucketEntries (and compareHotArchiveBucketEntries) agree with the oracle: METAENTRY
-//     sorts first, INIT/LIVE/DEAD of one key compare 0, otherwise the key order.
+//     sorts first, INIT/LIVE/DEAD of one key compare 0, otherwise the key order; the key-only variants and
+//     compareKeyedRecordsAt (records in place inside larger buffers) give the same order.
 //  7. TTL keys: ttlKeyOf(k) == the oracle's TTL key (SHA-256 of the key XDR) for CONTRACT_DATA / CONTRACT_CODE,
 //     and throws LedgerKeyError NOT_SOROBAN_KEY for every other type.
 //
@@ -30,6 +31,7 @@ import {
   compareEntryToKey,
   compareHotArchiveBucketEntries,
   compareHotArchiveBucketEntryKeys,
+  compareKeyedRecordsAt,
   compareLedgerEntries,
   compareLedgerKeys,
   LedgerKeyError,
@@ -225,6 +227,19 @@ describe('bucket entries', () => {
         expect(signOf(compareBucketEntries(b, a)), context).toBe(negate(expected));
         // The key-only variant for pre-validated records gives the same order.
         expect(signOf(compareBucketEntryKeys(a, b)), context).toBe(expected);
+        // So does the in-place variant, on the records embedded at odd places inside larger buffers with junk after.
+        const aMetaRecord = bucketType(a) === META;
+        const bMetaRecord = bucketType(b) === META;
+        if (!aMetaRecord && !bMetaRecord) {
+          const embed = (entry: Uint8Array, at: number): Uint8Array => {
+            const out = new Uint8Array(at + entry.length + 12).fill(0xa5);
+            out.set(entry, at);
+            return out;
+          };
+          const [bufferA, bufferB] = [embed(a, 8), embed(b, 20)];
+          const inPlace = compareKeyedRecordsAt(bufferA, 12, bucketType(a) !== 1, bufferB, 24, bucketType(b) !== 1);
+          expect(signOf(inPlace), context).toBe(expected);
+        }
         // The two rules that are not the key order, spelled out.
         const aMeta = bucketType(a) === META;
         const bMeta = bucketType(b) === META;
