@@ -1,0 +1,54 @@
+// The one error class of @strata/vm-memory. A caller's bad argument, a strategy this machine cannot run, an exhausted
+// pool, a revoked lease or a malformed wasm binary throw only this; bugs in this package are `assert` failures
+// instead. A reset that fails does not throw: the pool retires the memory and counts the reason (fail closed).
+// Traps and host exceptions from a contract are rethrown unchanged by the runner.
+
+/** Stable error codes. New codes may be added; existing ones keep their meaning. */
+export const VmMemoryErrorCode = {
+  /** A bad option or argument (shape, count, export name, a lease of another pool). */
+  INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** The requested strategy cannot run here (no pagemap, no native helper, failed self-test); `cause` says why. */
+  UNAVAILABLE: 'UNAVAILABLE',
+  /** `maxTotal` memories are leased or idle and `whenExhausted` is 'throw'. */
+  POOL_EXHAUSTED: 'POOL_EXHAUSTED',
+  /** A lease used after release, or released twice. */
+  LEASE_REVOKED: 'LEASE_REVOKED',
+  /** The pool was closed. */
+  CLOSED: 'CLOSED',
+  /** A wasm binary that cannot be parsed, has several or 64-bit or shared memories, or needs more initial pages. */
+  BAD_MODULE: 'BAD_MODULE',
+} as const;
+export type VmMemoryErrorCode = (typeof VmMemoryErrorCode)[keyof typeof VmMemoryErrorCode];
+
+export interface VmMemoryErrorContext {
+  /** The option, argument or binary field concerned, e.g. `maximumPages` or `import section`. */
+  field?: string;
+  /** Byte offset in a wasm binary. */
+  offset?: number;
+  /** The reset strategy concerned. */
+  strategy?: string;
+  cause?: unknown;
+}
+
+/** An expected failure; `code` says which, the context says where. */
+export class VmMemoryError extends Error {
+  override readonly name = 'VmMemoryError';
+  readonly code: VmMemoryErrorCode;
+  readonly detail: string;
+  readonly field: string | undefined;
+  readonly offset: number | undefined;
+  readonly strategy: string | undefined;
+
+  constructor(code: VmMemoryErrorCode, detail: string, context: VmMemoryErrorContext = {}) {
+    const parts: string[] = [code];
+    if (context.strategy !== undefined) parts.push(`strategy ${context.strategy}`);
+    if (context.field !== undefined) parts.push(`field ${context.field}`);
+    if (context.offset !== undefined) parts.push(`at offset ${context.offset}`);
+    super(`${parts.join(' ')}: ${detail}`, context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.detail = detail;
+    this.field = context.field;
+    this.offset = context.offset;
+    this.strategy = context.strategy;
+  }
+}

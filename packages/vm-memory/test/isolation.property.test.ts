@@ -1,0 +1,234 @@
+// The isolation property: whatever earlier tenants did, the next tenant sees a memory exactly like a fresh one.
+//
+// Properties checked (test/isolation.ts drives the pool; every acquire is inspected):
+//  1. Every lease starts with exactly `initial` pages: buffer.byteLength in JS and memory.size in wasm.
+//  2. Every lease starts all zero: the tenant's own wasm scan finds no non-zero byte, and the SHA-256 of the whole
+//     buffer equals a fresh memory's (a differential check that does not trust the pool).
+//  3. (1) and (2) hold whatever the previous tenants did: guest stores, bulk fills, sparse touches, stores to the last
+//     byte (also after growing), host writes into guest memory, active data segments, growth by 0, 1 or 2 pages from
+//     wasm or JS, traps and host exceptions in the middle of an execution, executions through the ContractRunner.
+//  4. ...and whatever happened to the pool in between: leases held across other executions, prewarm, trim with and
+//     without decommit, exhaustion (throwing or handing out unpooled memories).
+//  5. A memory is never leased twice at once, and a released lease's accessors throw LEASE_REVOKED.
+//  6. Conservation: every memory created is idle, leased or retired exactly once, and nothing stays in use.
+//  7. (1)-(6) hold for every strategy this machine can run, with random pool sizes and dirty-pages tuning (so the hot
+//     path, the give-back path and the resident budget are all reached), and on the 64 MiB shape too.
+//
+// Negative controls (the checker must be able to fail): the same property FAILS for a reset that trusts a
+// guest-reported extent, for a pool that keeps grown memories, and for a reset through a view captured before the
+// execution (detached by memory.grow(0), so it silently resets nothing). With verify: 'always' the pool itself
+// catches the stale-view reset and retires the memories instead.
+import { propertyParams } from '@strata/test-kit';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadNative } from '../src/native.js';
+import { MemoryPool, type MemoryPoolOptions, TEST_HOOKS, type TestHooks } from '../src/pool.js';
+import type { ResetOutcome, ResetStrategy, ResetTarget } from '../src/strategies.js';
+import { Wasm, type WasmMemoryDescriptor } from '../src/wasm-api.js';
+import { type GuestReport, loadContracts, type PoolOp, runSequence, sequenceArb } from './isolation.js';
+
+const SHAPE = { initialPages: 4, maximumPages: 6 };
+const native = loadNative().binding !== undefined;
+
+interface Config {
+  name: string;
+  options: Partial<MemoryPoolOptions> & { [TEST_HOOKS]?: TestHooks };
+}
+
+/** As on a machine where the native helper did not build: no PAGEMAP_SCAN, no decommit. */
+const withoutNative = { [TEST_HOOKS]: { probe: { native: null } } };
+
+const configs: Config[] = [
+  { name: 'auto', options: { strategy: 'auto' } },
+  ...(native
+    ? [
+        {
+          name: 'dirty-pages (PAGEMAP_SCAN)',
+          options: { strategy: 'dirty-pages', dirtyPages: { scanner: 'pagemap-scan' } },
+        },
+        { name: 'decommit', options: { strategy: 'decommit' } },
+      ]
+    : []),
+  {
+    name: 'dirty-pages (pagemap read, conservative)',
+    options: { strategy: 'dirty-pages', dirtyPages: { scanner: 'pagemap-read', rule: 'conservative' } },
+  },
+  {
+    name: 'dirty-pages (pagemap read, exclusive)',
+    options: { strategy: 'dirty-pages', dirtyPages: { scanner: 'pagemap-read', rule: 'exclusive' } },
+  },
+  {
+    name: 'auto without the native helper (pure-JS reader; stale memories retired, not decommitted)',
+    options: { strategy: 'auto', ...withoutNative },
+  },
+  { name: 'zero-all', options: { strategy: 'zero-all' } },
+  { name: 'zero-all without the native helper', options: { strategy: 'zero-all', ...withoutNative } },
+  { name: 'fresh', options: { strategy: 'fresh' } },
+] as Config[];
+
+const poolSettingsArb = fc.record({
+  maxIdle: fc.integer({ min: 0, max: 3 }),
+  maxTotal: fc.integer({ min: 1, max: 4 }),
+  whenExhausted: fc.constantFrom('throw' as const, 'unpooled' as const),
+  // Small budgets force idle decommits or over-budget drops.
+  keepResidentBytes: fc.constantFrom(undefined, 0, 64 << 10, 1 << 20),
+  // Small sampling thresholds reach the give-back path on these small memories.
+  sampleMinBytes: fc.constantFrom(undefined, 16 << 10),
+  wasteLimit: fc.constantFrom(undefined, 1, 2),
+});
+
+type PoolSettings = typeof poolSettingsArb extends fc.Arbitrary<infer T> ? T : never;
+
+function makePool(config: Config, settings: PoolSettings): MemoryPool {
+  const options: MemoryPoolOptions & { [TEST_HOOKS]?: TestHooks } = {
+    ...SHAPE,
+    ...config.options,
+    maxIdle: settings.maxIdle,
+    maxTotal: settings.maxTotal,
+    whenExhausted: settings.whenExhausted,
+    verify: 'off',
+  };
+  if (settings.keepResidentBytes !== undefined) options.keepResidentBytes = settings.keepResidentBytes;
+  const tuning: Record<string, number> = {};
+  if (settings.sampleMinBytes !== undefined) tuning.sampleMinBytes = settings.sampleMinBytes;
+  if (settings.wasteLimit !== undefined) tuning.wasteLimit = settings.wasteLimit;
+  options.dirtyPages = { ...config.options.dirtyPages, tuning };
+  return new MemoryPool(options);
+}
+
+/** The property, over any pool factory: no violation for any sequence. */
+function isolationProperty(make: (settings: PoolSettings) => { pool: MemoryPool; report?: GuestReport }) {
+  return fc.property(poolSettingsArb, sequenceArb, (settings, ops: PoolOp[]) => {
+    const { pool, report } = make(settings);
+    const violations = runSequence(pool, ops, report);
+    if (violations.length > 0) throw new Error(violations.slice(0, 5).join('\n'));
+    if (pool.stats().verifyFailures !== 0) throw new Error('verification failed');
+  });
+}
+
+beforeAll(loadContracts);
+
+describe('isolation: the next tenant sees a fresh memory', () => {
+  for (const config of configs) {
+    it(config.name, () => {
+      fc.assert(
+        isolationProperty((settings) => ({ pool: makePool(config, settings) })),
+        propertyParams({ numRuns: 60 }),
+      );
+    });
+  }
+
+  it('auto on the 64 MiB shape (nearcore limits: 1024 initial, 2048 maximum pages)', () => {
+    const bigWrites = fc.array(
+      fc.record({ pages: fc.constantFrom(1, 16, 256, 1024), stride: fc.constantFrom(4096, 4 << 20) }),
+      { minLength: 1, maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(bigWrites, (runs) => {
+        const pool = new MemoryPool({ initialPages: 1024, maximumPages: 2048, verify: 'off', maxIdle: 1 });
+        const ops: PoolOp[] = runs.map((run) => ({
+          kind: 'execute',
+          execution: {
+            writes: [{ kind: 'guest-touch', pages: run.pages, stride: run.stride }, { kind: 'host-last' }],
+            ending: 'return',
+          },
+        }));
+        const violations = runSequence(pool, ops);
+        if (violations.length > 0) throw new Error(violations.join('\n'));
+      }),
+      propertyParams({ numRuns: 6 }),
+    );
+  });
+});
+
+/** Zeroes what the guest says it wrote: misses host writes, the last byte, data segments. */
+class GuestExtentStrategy implements ResetStrategy {
+  readonly name = 'guest-extent (broken)';
+  readonly reuses = true;
+  constructor(private readonly report: GuestReport) {}
+  reset(target: ResetTarget): ResetOutcome {
+    new Uint8Array(target.buffer).fill(0, 0, Math.min(this.report.extentBytes, target.buffer.byteLength));
+    return { path: 'zero-all', dirtyBytes: this.report.extentBytes, residentBytes: 0, scanMicros: 0 };
+  }
+}
+
+/** Resets through a view taken when the memory was created; after any grow (even by 0) it resets nothing. */
+class StaleViewStrategy implements ResetStrategy {
+  readonly name = 'stale-view (broken)';
+  readonly reuses = true;
+  allocate(descriptor: WasmMemoryDescriptor) {
+    const memory = new Wasm.Memory(descriptor);
+    return { memory, state: new Uint8Array(memory.buffer) };
+  }
+  reset(target: ResetTarget): ResetOutcome {
+    const view = target.state as Uint8Array;
+    // Like madvise on a stale Buffer: a detached view has length 0, so this silently does nothing.
+    if (view.byteLength > 0) view.fill(0);
+    return { path: 'zero-all', dirtyBytes: undefined, residentBytes: 0, scanMicros: 0 };
+  }
+}
+
+function brokenFails(
+  make: (settings: PoolSettings) => { pool: MemoryPool; report?: GuestReport },
+): fc.RunDetails<[PoolSettings, PoolOp[]]> {
+  return fc.check(isolationProperty(make), propertyParams({ numRuns: 200 }));
+}
+
+describe('negative controls: the checker catches broken resets', () => {
+  it('a reset that trusts the guest-reported extent leaks', () => {
+    const result = brokenFails((settings) => {
+      const report: GuestReport = { extentBytes: 0 };
+      const pool = new MemoryPool({
+        ...SHAPE,
+        strategy: new GuestExtentStrategy(report),
+        maxIdle: Math.max(1, settings.maxIdle),
+        verify: 'off',
+      });
+      return { pool, report };
+    });
+    expect(result.failed).toBe(true);
+    expect(String(result.errorInstance)).toMatch(/previous data|differ/);
+  });
+
+  it('a pool that keeps grown memories leaks memory.size', () => {
+    const result = brokenFails((settings) => ({
+      pool: new MemoryPool({
+        ...SHAPE,
+        strategy: 'zero-all',
+        maxIdle: Math.max(1, settings.maxIdle),
+        verify: 'off',
+        [TEST_HOOKS]: { skipSizeCheck: true },
+      }),
+    }));
+    expect(result.failed).toBe(true);
+    expect(String(result.errorInstance)).toMatch(/memory\.size|bytes, expected/);
+  });
+
+  it('a reset through a view captured before the execution leaks', () => {
+    const result = brokenFails((settings) => ({
+      pool: new MemoryPool({
+        ...SHAPE,
+        strategy: new StaleViewStrategy(),
+        maxIdle: Math.max(1, settings.maxIdle),
+        verify: 'off',
+      }),
+    }));
+    expect(result.failed).toBe(true);
+    expect(String(result.errorInstance)).toMatch(/previous data|differ/);
+  });
+
+  it("verify: 'always' catches the stale-view reset: memories are retired, no tenant sees data", () => {
+    let verifyFailures = 0;
+    fc.assert(
+      fc.property(sequenceArb, (ops) => {
+        const pool = new MemoryPool({ ...SHAPE, strategy: new StaleViewStrategy(), maxIdle: 2, verify: 'always' });
+        const violations = runSequence(pool, ops);
+        if (violations.length > 0) throw new Error(violations.join('\n'));
+        verifyFailures += pool.stats().verifyFailures;
+        expect(pool.stats().retirements['verify-failed']).toBe(pool.stats().verifyFailures);
+      }),
+      propertyParams({ numRuns: 100 }),
+    );
+    expect(verifyFailures).toBeGreaterThan(0);
+  });
+});

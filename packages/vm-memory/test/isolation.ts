@@ -1,0 +1,374 @@
+// The isolation checker shared by the property test, its negative controls and the pool tests: it drives a pool
+// through a sequence of operations with real wasm tenants and reports every way the next tenant could tell that
+// someone used the memory before it. It checks through the tenant's own eyes (a new Instance calling `size` and
+// `firstNonZero`) and independently of the pool (a SHA-256 of the whole buffer against a fresh memory's), so a
+// reset that trusts the wrong thing cannot also fool the check.
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { VmMemoryError } from '../src/errors.js';
+import type { MemoryLease, MemoryPool } from '../src/pool.js';
+import { ContractRunner, type ExecutionContext } from '../src/runner.js';
+import { Wasm, type WasmModule } from '../src/wasm-api.js';
+import { compileContract, type WorkloadExports } from './contracts.js';
+
+/** One way a tenant writes into its memory. Addresses are fractions of the memory so they scale with any shape. */
+export type Write =
+  | { kind: 'guest-fill'; at: number; length: number; value: number }
+  | { kind: 'guest-touch'; pages: number; stride: number }
+  | { kind: 'guest-last' }
+  | { kind: 'host-write'; at: number; length: number; value: number }
+  | { kind: 'host-last' }
+  | { kind: 'grow'; pages: number; by: 'guest' | 'host' }
+  | { kind: 'data-segment' };
+
+export type Ending = 'return' | 'trap' | 'host-exception';
+
+export interface Execution {
+  writes: Write[];
+  ending: Ending;
+}
+
+export type PoolOp =
+  | { kind: 'execute'; execution: Execution }
+  | { kind: 'run'; call: 'touch' | 'hostWrite' | 'trapAfter' | 'hostFailAfter'; pages: number }
+  | { kind: 'hold' }
+  | { kind: 'release-held'; index: number }
+  | { kind: 'prewarm'; count: number }
+  | { kind: 'trim'; maxIdle: number; decommit: boolean };
+
+/** Told, before each release, the extent the guest "declared" dirty: only the broken resetter of a negative control listens. */
+export interface GuestReport {
+  extentBytes: number;
+}
+
+interface Contracts {
+  workload: WasmModule;
+  dataSegment: WasmModule;
+  workloadCode: Uint8Array;
+}
+
+let contracts: Contracts | undefined;
+
+/** Compiles the contracts once (call in beforeAll). */
+export async function loadContracts(): Promise<void> {
+  const workloadCode = await compileContract('workload');
+  contracts = {
+    workloadCode,
+    workload: new Wasm.Module(workloadCode),
+    dataSegment: new Wasm.Module(await compileContract('data-segment')),
+  };
+}
+
+function must(): Contracts {
+  if (contracts === undefined) throw new Error('call loadContracts() first');
+  return contracts;
+}
+
+const SECRET = 0xa5;
+
+const writeArb: fc.Arbitrary<Write> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('guest-fill' as const),
+      at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+      length: fc.integer({ min: 1, max: 70_000 }),
+      value: fc.integer({ min: 1, max: 255 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('guest-touch' as const),
+      pages: fc.integer({ min: 1, max: 8 }),
+      stride: fc.constantFrom(8, 4096, 65536, 4 << 20),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'guest-last' as const }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('host-write' as const),
+      at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+      length: fc.integer({ min: 1, max: 300 }),
+      value: fc.integer({ min: 1, max: 255 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'host-last' as const }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('grow' as const),
+      pages: fc.constantFrom(0, 0, 1, 2),
+      by: fc.constantFrom('guest' as const, 'host' as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'data-segment' as const }) },
+);
+
+export const executionArb: fc.Arbitrary<Execution> = fc.record({
+  writes: fc.array(writeArb, { minLength: 0, maxLength: 6 }),
+  ending: fc.constantFrom<Ending>('return', 'return', 'trap', 'host-exception'),
+});
+
+export const poolOpArb: fc.Arbitrary<PoolOp> = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('execute' as const), execution: executionArb }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('run' as const),
+      call: fc.constantFrom('touch' as const, 'hostWrite' as const, 'trapAfter' as const, 'hostFailAfter' as const),
+      pages: fc.integer({ min: 1, max: 8 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'hold' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('release-held' as const), index: fc.nat(4) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('prewarm' as const), count: fc.integer({ min: 0, max: 3 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('trim' as const),
+      maxIdle: fc.integer({ min: 0, max: 2 }),
+      decommit: fc.boolean(),
+    }),
+  },
+);
+
+export const sequenceArb = fc.array(poolOpArb, { minLength: 1, maxLength: 14 });
+
+const freshHashes = new Map<number, string>();
+
+function sha256(buffer: ArrayBuffer): string {
+  return createHash('sha256').update(new Uint8Array(buffer)).digest('hex');
+}
+
+/** The hash a fresh memory of `pages` pages has (all zeros). */
+function freshHash(pages: number): string {
+  let hash = freshHashes.get(pages);
+  if (hash === undefined) {
+    hash = sha256(new Wasm.Memory({ initial: pages, maximum: pages }).buffer);
+    freshHashes.set(pages, hash);
+  }
+  return hash;
+}
+
+/**
+ * What the next tenant sees: `initial` pages (JS and wasm), no non-zero byte (wasm scan), and a buffer whose hash is
+ * a fresh memory's (differential). Returns the violations.
+ */
+export function inspectNewTenant(pool: MemoryPool, lease: MemoryLease, label: string): string[] {
+  const violations: string[] = [];
+  const memory = lease.memory;
+  const expected = pool.byteLength;
+  if (memory.buffer.byteLength !== expected)
+    violations.push(`${label}: buffer has ${memory.buffer.byteLength} bytes, expected ${expected}`);
+  const tenant = new Wasm.Instance(must().workload, { env: { memory, host_write() {}, host_fail() {} } })
+    .exports as unknown as WorkloadExports;
+  const size = tenant.size();
+  if (size !== pool.initialPages) violations.push(`${label}: memory.size ${size} != ${pool.initialPages}`);
+  const leaked = tenant.firstNonZero(0, size * 65536);
+  if (leaked !== -1) violations.push(`${label}: previous data at ${leaked}`);
+  if (memory.buffer.byteLength === expected && sha256(memory.buffer) !== freshHash(pool.initialPages))
+    violations.push(`${label}: contents differ from a fresh memory`);
+  return violations;
+}
+
+function hostImports(context: { bytes(): Uint8Array }) {
+  return {
+    host_write(address: number, length: number, value: number) {
+      const bytes = context.bytes();
+      bytes.fill(value, address, Math.min(bytes.length, address + length));
+    },
+    host_fail(code: number) {
+      throw new Error(`host function failed with ${code}`);
+    },
+  };
+}
+
+/** Runs one tenant's execution on a lease; returns the extent a guest would "report" (its own stores only). */
+function execute(lease: MemoryLease, execution: Execution): number {
+  const { workload, dataSegment } = must();
+  const memory = lease.memory;
+  const env = { memory, ...hostImports(lease) };
+  const tenant = new Wasm.Instance(workload, { env }).exports as unknown as WorkloadExports;
+  let reported = 0;
+  const pages = () => memory.buffer.byteLength / 65536;
+  for (const write of execution.writes) {
+    const size = memory.buffer.byteLength;
+    switch (write.kind) {
+      case 'guest-fill': {
+        const at = Math.floor(write.at * size);
+        const length = Math.min(write.length, size - at);
+        tenant.fill(at, length, write.value);
+        reported = Math.max(reported, at + length);
+        break;
+      }
+      case 'guest-touch': {
+        const touched = Math.min(write.pages, pages());
+        tenant.touch(touched, write.stride, 0xa5a5_a5a5n);
+        reported = Math.max(reported, touched * 65536);
+        break;
+      }
+      case 'guest-last':
+        tenant.storeLast(SECRET);
+        break;
+      case 'host-write': {
+        const at = Math.floor(write.at * size);
+        tenant.hostWrite(at, Math.min(write.length, size - at), write.value);
+        break;
+      }
+      case 'host-last':
+        lease.bytes()[size - 1] = SECRET;
+        break;
+      case 'grow':
+        if (write.by === 'guest') tenant.grow(write.pages);
+        else {
+          try {
+            memory.grow(write.pages);
+          } catch (error) {
+            if (!(error instanceof RangeError)) throw error; // beyond the maximum
+          }
+        }
+        break;
+      case 'data-segment':
+        new Wasm.Instance(dataSegment, { env: { memory } });
+        break;
+    }
+  }
+  if (execution.ending === 'trap') {
+    expectThrow(
+      () => tenant.trapAfter(1, 0x5a5an),
+      (error) => error instanceof Wasm.RuntimeError,
+    );
+    reported = Math.max(reported, 65536);
+  } else if (execution.ending === 'host-exception') {
+    expectThrow(
+      () => tenant.hostFailAfter(1, 0x5a5an),
+      (error) => error instanceof Error && error.message.includes('host function failed'),
+    );
+    reported = Math.max(reported, 65536);
+  }
+  return reported;
+}
+
+function expectThrow(body: () => void, matches: (error: unknown) => boolean): void {
+  try {
+    body();
+  } catch (error) {
+    if (matches(error)) return;
+    throw error;
+  }
+  throw new Error('expected the call to throw');
+}
+
+/**
+ * Drives `pool` through `ops` and returns every violation of the isolation properties: each acquired memory is
+ * `initial` pages and all zero, no memory is leased twice at once, released leases are revoked, and stats add up.
+ */
+export function runSequence(pool: MemoryPool, ops: readonly PoolOp[], report?: GuestReport): string[] {
+  const violations: string[] = [];
+  const held: MemoryLease[] = [];
+  const leasedMemories = new Set<unknown>();
+  const runner = new ContractRunner(pool);
+  const acquire = (label: string): MemoryLease | undefined => {
+    let lease: MemoryLease;
+    try {
+      lease = pool.acquire();
+    } catch (error) {
+      if (error instanceof VmMemoryError && error.code === 'POOL_EXHAUSTED') return undefined;
+      throw error;
+    }
+    if (leasedMemories.has(lease.memory)) violations.push(`${label}: memory leased twice at once`);
+    leasedMemories.add(lease.memory);
+    violations.push(...inspectNewTenant(pool, lease, label));
+    return lease;
+  };
+  const release = (lease: MemoryLease, reported: number) => {
+    leasedMemories.delete(lease.memory);
+    if (report !== undefined) report.extentBytes = reported;
+    pool.release(lease);
+    try {
+      void lease.memory;
+      violations.push('a released lease still gives its memory');
+    } catch (error) {
+      if (!(error instanceof VmMemoryError) || error.code !== 'LEASE_REVOKED') throw error;
+    }
+  };
+
+  ops.forEach((op, step) => {
+    const label = `step ${step} (${op.kind})`;
+    switch (op.kind) {
+      case 'execute': {
+        const lease = acquire(label);
+        if (lease === undefined) return;
+        let reported = 0;
+        try {
+          reported = execute(lease, op.execution);
+        } finally {
+          release(lease, reported);
+        }
+        break;
+      }
+      case 'run': {
+        // Through the runner: the lease is taken and released inside; the next acquire checks what it left.
+        const { workloadCode } = must();
+        const pages = Math.min(op.pages, pool.initialPages);
+        if (report !== undefined) report.extentBytes = op.call === 'hostWrite' ? 0 : pages * 65536;
+        try {
+          const imports = (context: ExecutionContext) => ({ env: hostImports(context) });
+          if (op.call === 'touch') runner.run(workloadCode, 'touch', [pages, 4096, 0x77n], imports);
+          else if (op.call === 'hostWrite') runner.run(workloadCode, 'hostWrite', [pages * 4096 + 3, 200, 9], imports);
+          else runner.run(workloadCode, op.call, [pages, 0x77n], imports);
+          if (op.call === 'trapAfter' || op.call === 'hostFailAfter') violations.push(`${label}: ${op.call} returned`);
+        } catch (error) {
+          if (error instanceof VmMemoryError && error.code === 'POOL_EXHAUSTED') return;
+          const expected =
+            (op.call === 'trapAfter' && error instanceof Wasm.RuntimeError) ||
+            (op.call === 'hostFailAfter' && error instanceof Error && error.message.includes('host function failed'));
+          if (!expected) throw error;
+        }
+        break;
+      }
+      case 'hold': {
+        const lease = acquire(label);
+        if (lease !== undefined) {
+          // A held tenant writes too, so that releasing it later has something to reset.
+          lease.bytes().fill(SECRET, 0, 100);
+          held.push(lease);
+        }
+        break;
+      }
+      case 'release-held': {
+        const lease = held.splice(op.index % Math.max(1, held.length), 1)[0];
+        if (lease !== undefined) release(lease, 100);
+        break;
+      }
+      case 'prewarm':
+        pool.prewarm(op.count);
+        break;
+      case 'trim':
+        pool.trim({ maxIdle: op.maxIdle, decommit: op.decommit });
+        break;
+    }
+  });
+  for (const lease of held.splice(0)) release(lease, 100);
+
+  // Every memory handed out after everything: drain the idle stack (and one new one) through the tenant check.
+  const drained: MemoryLease[] = [];
+  for (let index = 0; index <= pool.stats().idle; index++) {
+    const lease = acquire(`final acquire ${index}`);
+    if (lease === undefined) break;
+    drained.push(lease);
+  }
+  for (const lease of drained) release(lease, 0);
+
+  // Conservation: every memory ever created is idle, leased or retired, exactly once.
+  const stats = pool.stats();
+  const retired = Object.values(stats.retirements).reduce((sum, count) => sum + count, 0);
+  if (stats.freshAllocations + stats.unpooledAllocations !== stats.idle + stats.inUse + retired)
+    violations.push(
+      `created ${stats.freshAllocations}+${stats.unpooledAllocations} != idle ${stats.idle} + in use ${stats.inUse} + retired ${retired}`,
+    );
+  if (stats.inUse !== 0) violations.push(`inUse ${stats.inUse} after every lease was released`);
+  return violations;
+}

@@ -1,0 +1,337 @@
+// ContractRunner and the prepare step: the compile cache keyed by code hash, the memory rewrite (a module's own
+// memory, a memory imported under another name or with other limits, no memory at all) with LEB128 handled exactly
+// (padded encodings in, minimal encodings out), modules that cannot be pooled, and release on every way an execution
+// can end: return, trap, host exception, failed instantiation, missing export.
+import { propertyParams } from '@strata/test-kit';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { VmMemoryError } from '../src/errors.js';
+import { MemoryPool } from '../src/pool.js';
+import { ContractRunner, type ExecutionContext } from '../src/runner.js';
+import { Wasm } from '../src/wasm-api.js';
+import { encodeU32, inspectMemory, readU32, standardizeMemory } from '../src/wasm-binary.js';
+import { compileContract } from './contracts.js';
+
+const SHAPE = { initialPages: 4, maximumPages: 8 };
+let workload: Uint8Array;
+let ownMemory: Uint8Array;
+let noMemory: Uint8Array;
+let dataSegment: Uint8Array;
+
+beforeAll(async () => {
+  workload = await compileContract('workload');
+  ownMemory = await compileContract('own-memory');
+  noMemory = await compileContract('no-memory');
+  dataSegment = await compileContract('data-segment');
+});
+
+function setUp(options: { maxCachedModules?: number } = {}) {
+  const pool = new MemoryPool({ ...SHAPE, verify: 'always', maxIdle: 1 });
+  return { pool, runner: new ContractRunner(pool, options) };
+}
+
+const quietHost = (context: ExecutionContext) => ({
+  env: {
+    host_write(address: number, length: number, value: number) {
+      context.bytes().fill(value, address, address + length);
+    },
+    host_fail(code: number) {
+      throw new Error(`host failure ${code}`);
+    },
+  },
+});
+
+/** Whether the next tenant of the pool sees all zeros (via a fresh execution of the workload's scan). */
+function nextTenantClean(runner: ContractRunner): boolean {
+  return runner.run(workload, 'firstNonZero', [0, SHAPE.initialPages * 65536], quietHost) === -1;
+}
+
+/** Builds a module binary from sections (id, payload), with optional padding of each size LEB to `pad` bytes. */
+function moduleOf(sections: [number, number[]][], pad = 0): Uint8Array {
+  const out = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  for (const [id, payload] of sections) out.push(id, ...paddedLeb(payload.length, pad), ...payload);
+  return Uint8Array.from(out);
+}
+
+/** `value` as an unsigned LEB128 of at least `length` bytes (non-minimal when longer than needed). */
+function paddedLeb(value: number, length: number): number[] {
+  const minimal = encodeU32(value);
+  if (minimal.length >= length) return minimal;
+  const bytes: number[] = [];
+  let rest = value;
+  for (let index = 0; index < length; index++) {
+    const last = index === length - 1;
+    bytes.push((rest & 0x7f) | (last ? 0 : 0x80));
+    rest = Math.floor(rest / 128);
+  }
+  return bytes;
+}
+
+const name = (text: string) => [text.length, ...Buffer.from(text)];
+
+/** Re-encodes every section size of a binary with `pad`-byte LEB128s (valid wasm: sizes may be non-minimal). */
+function padSectionSizes(code: Uint8Array, pad: number): Uint8Array {
+  const sections: [number, number[]][] = [];
+  let offset = 8;
+  while (offset < code.length) {
+    const id = code[offset]!;
+    const size = readU32(code, offset + 1);
+    sections.push([id, Array.from(code.subarray(size.next, size.next + size.value))]);
+    offset = size.next + size.value;
+  }
+  return moduleOf(sections, pad);
+}
+
+/** Each section's id, payload size and the byte length of its size LEB128. */
+function sectionSizes(code: Uint8Array): { id: number; size: number; lebLength: number }[] {
+  const sections: { id: number; size: number; lebLength: number }[] = [];
+  let offset = 8;
+  while (offset < code.length) {
+    const size = readU32(code, offset + 1);
+    sections.push({ id: code[offset]!, size: size.value, lebLength: size.next - offset - 1 });
+    offset = size.next + size.value;
+  }
+  return sections;
+}
+
+describe('LEB128', () => {
+  it('round-trips every u32 and decodes padded encodings', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 0xffffffff }), fc.integer({ min: 1, max: 5 }), (value, length) => {
+        expect(readU32(Uint8Array.from(encodeU32(value)), 0)).toEqual({ value, next: encodeU32(value).length });
+        const padded = paddedLeb(value, length);
+        expect(readU32(Uint8Array.from(padded), 0)).toEqual({ value, next: padded.length });
+      }),
+      propertyParams({ numRuns: 1000 }),
+    );
+    expect(encodeU32(0)).toEqual([0]);
+    expect(encodeU32(127)).toEqual([0x7f]);
+    expect(encodeU32(128)).toEqual([0x80, 0x01]);
+    expect(encodeU32(1024)).toEqual([0x80, 0x08]);
+    expect(encodeU32(0xffffffff)).toEqual([0xff, 0xff, 0xff, 0xff, 0x0f]);
+  });
+
+  it('rejects overlong, out-of-range and truncated encodings', () => {
+    expect(() => readU32(Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x80, 0x00]), 0)).toThrow(/longer than 5 bytes/);
+    expect(() => readU32(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0x1f]), 0)).toThrow(/does not fit in 32 bits/);
+    expect(() => readU32(Uint8Array.from([0x80, 0x80]), 0)).toThrow(/truncated/);
+  });
+});
+
+describe('prepare: the memory becomes env.memory with the pool limits', () => {
+  it('rewrites a module that defines its own memory; its data segment lands in the leased memory and is reset', () => {
+    const { pool, runner } = setUp();
+    expect(inspectMemory(ownMemory)).toEqual({ kind: 'defined', minimum: 2, maximum: 8 });
+    const contract = runner.prepare(ownMemory);
+    expect(contract.memoryRewritten).toBe(true);
+    expect(runner.run(contract, 'size')).toBe(SHAPE.initialPages); // the pool's size, not the declared 2 pages
+    expect(runner.run(contract, 'load', [16])).toBe('o'.charCodeAt(0)); // "own memory data" at 16
+    runner.run(contract, 'store', [SHAPE.initialPages * 65536 - 1, 42]);
+    expect(nextTenantClean(runner)).toBe(true);
+    expect(pool.stats().verifyFailures).toBe(0);
+    const rewritten = standardizeMemory(ownMemory, SHAPE);
+    expect(inspectMemory(rewritten.bytes)).toEqual({
+      kind: 'imported',
+      module: 'env',
+      name: 'memory',
+      minimum: SHAPE.initialPages,
+      maximum: SHAPE.maximumPages,
+    });
+  });
+
+  it('leaves a compatible env.memory import alone and rewrites other imports of memory', () => {
+    expect(standardizeMemory(workload, SHAPE).rewritten).toBe(false);
+    // (import "js" "mem" (memory 1 2)): wrong name and a maximum below the pool's.
+    const imported = moduleOf([[2, [1, ...name('js'), ...name('mem'), 0x02, 0x01, 1, 2]]]);
+    const result = standardizeMemory(imported, SHAPE);
+    expect(result.rewritten).toBe(true);
+    expect(result.memory).toEqual({ kind: 'imported', module: 'js', name: 'mem', minimum: 1, maximum: 2 });
+    expect(inspectMemory(result.bytes)).toMatchObject({ module: 'env', name: 'memory', minimum: 4, maximum: 8 });
+    expect(() => new Wasm.Module(result.bytes)).not.toThrow();
+  });
+
+  it('gives a module without memory the import, and keeps its other imports and exports working', () => {
+    const { runner } = setUp();
+    expect(inspectMemory(noMemory)).toEqual({ kind: 'none' });
+    const contract = runner.prepare(noMemory);
+    expect(contract.memoryRewritten).toBe(true);
+    expect(runner.run(contract, 'add', [2, 3])).toBe(5);
+    // (memory 1) without a maximum accepts any pool memory; a maximum below the pool's does not (V8 rejects it).
+    expect(standardizeMemory(workload, { initialPages: 16, maximumPages: 16 }).rewritten).toBe(false);
+    const lowMaximum = moduleOf([[2, [1, ...name('env'), ...name('memory'), 0x02, 0x01, 1, 2]]]);
+    expect(standardizeMemory(lowMaximum, SHAPE).rewritten).toBe(true);
+  });
+
+  it('handles padded section-size LEB128s in the input and writes minimal ones', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 }), (pad, pages) => {
+        const padded = padSectionSizes(ownMemory, pad);
+        expect(() => new Wasm.Module(padded)).not.toThrow();
+        const { bytes, rewritten } = standardizeMemory(padded, { initialPages: 2 + pages, maximumPages: 8 });
+        expect(rewritten).toBe(true);
+        const memory = new Wasm.Memory({ initial: 2 + pages, maximum: 8 });
+        const exports = new Wasm.Instance(new Wasm.Module(bytes), { env: { memory } }).exports as {
+          load(address: number): number;
+          size(): number;
+        };
+        expect(exports.size()).toBe(2 + pages);
+        expect(exports.load(16)).toBe('o'.charCodeAt(0));
+        // The rewritten import section has a minimal size LEB; the other sections are copied as they were.
+        const sizes = sectionSizes(bytes);
+        expect(sizes.find((section) => section.id === 2)?.lebLength).toBe(1);
+        for (const section of sizes.filter((entry) => entry.id !== 2))
+          expect(section.lebLength).toBe(Math.max(pad, encodeU32(section.size).length));
+      }),
+      propertyParams({ numRuns: 20 }),
+    );
+  });
+
+  it('keeps custom sections and section order (a new import section goes before the function section)', () => {
+    const custom = [...name('note'), 1, 2, 3];
+    const withCustom = moduleOf([
+      [0, custom],
+      [1, [1, 0x60, 0, 0]], // one type: [] -> []
+      [0, custom],
+      [3, [1, 0]], // one function of type 0
+      [5, [1, 0x00, 1]], // (memory 1)
+      [10, [1, 2, 0, 0x0b]], // its body: no locals, end
+    ]);
+    expect(() => new Wasm.Module(withCustom)).not.toThrow();
+    const { bytes } = standardizeMemory(withCustom, SHAPE);
+    expect(() => new Wasm.Module(bytes)).not.toThrow();
+    expect(sectionSizes(bytes).map((section) => section.id)).toEqual([0, 1, 0, 2, 3, 10]);
+  });
+
+  it('rejects modules it cannot pool with BAD_MODULE', () => {
+    const bad = (code: Uint8Array, pattern: RegExp) => {
+      try {
+        standardizeMemory(code, SHAPE);
+      } catch (error) {
+        expect(error).toBeInstanceOf(VmMemoryError);
+        expect((error as VmMemoryError).code).toBe('BAD_MODULE');
+        expect((error as VmMemoryError).message).toMatch(pattern);
+        return;
+      }
+      throw new Error('expected BAD_MODULE');
+    };
+    bad(Uint8Array.from([0, 0x61, 0x73, 0x6d, 2, 0, 0, 0]), /magic or version/);
+    bad(moduleOf([[5, [2, 0x00, 1, 0x00, 1]]]), /2 memories/);
+    bad(
+      moduleOf([
+        [2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 1]],
+        [5, [1, 0x00, 1]],
+      ]),
+      /2 memories/,
+    );
+    bad(moduleOf([[5, [1, 0x03, 1, 2]]]), /shared/);
+    bad(moduleOf([[5, [1, 0x04, 1]]]), /64-bit/);
+    bad(moduleOf([[5, [1, 0x00, 9]]]), /needs 9 initial pages/);
+    bad(moduleOf([[5, [1, 0x00, 1, 0x00]]]), /memory section size/);
+    bad(Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 5, 10, 1]), /runs past the end/);
+    bad(moduleOf([[2, [1, ...name('env'), ...name('x'), 0x09]]]), /unknown import kind/);
+  });
+});
+
+describe('compile cache', () => {
+  it('compiles each code hash once and evicts the least recently used', () => {
+    const { runner } = setUp({ maxCachedModules: 2 });
+    const first = runner.prepare(workload);
+    expect(runner.prepare(Uint8Array.from(workload))).toBe(first); // same bytes, another array
+    expect(first.codeHash).toMatch(/^[0-9a-f]{64}$/);
+    const other = runner.prepare(noMemory);
+    expect(other.codeHash).not.toBe(first.codeHash);
+    runner.prepare(workload); // touch: noMemory is now the least recently used
+    runner.prepare(ownMemory); // evicts noMemory
+    expect(runner.prepare(workload)).toBe(first);
+    expect(runner.prepare(noMemory)).not.toBe(other);
+    expect(runner.stats()).toMatchObject({ compiles: 4, cacheHits: 3, cachedModules: 2, memoryRewrites: 3 });
+  });
+});
+
+describe('executions', () => {
+  it('run an export with host imports that read and write the leased memory', () => {
+    const { pool, runner } = setUp();
+    let seen = -1;
+    const result = runner.run(workload, 'hostWrite', [100, 50, 7], (context) => ({
+      env: {
+        host_write(address: number, length: number, value: number) {
+          context.bytes().fill(value, address, address + length);
+          seen = context.bytes()[address + length - 1]!;
+        },
+        host_fail() {},
+      },
+    }));
+    expect(result).toBeUndefined();
+    expect(seen).toBe(7);
+    expect(pool.stats().inUse).toBe(0);
+    expect(nextTenantClean(runner)).toBe(true);
+  });
+
+  it('a trap releases the lease, rethrows the RuntimeError and the next tenant is clean', () => {
+    const { pool, runner } = setUp();
+    expect(() => runner.run(workload, 'trapAfter', [SHAPE.initialPages, 0x77n], quietHost)).toThrow(Wasm.RuntimeError);
+    expect(pool.stats().inUse).toBe(0);
+    expect(pool.stats().releases).toBe(1);
+    expect(runner.stats().traps).toBe(1);
+    expect(nextTenantClean(runner)).toBe(true);
+  });
+
+  it('a host exception releases the lease and is rethrown unchanged', () => {
+    const { pool, runner } = setUp();
+    const thrown = new Error('storage backend down');
+    let caught: unknown;
+    try {
+      runner.run(workload, 'hostFailAfter', [2, 0x66n], (context) => ({
+        env: {
+          host_write() {},
+          host_fail() {
+            context.bytes().fill(1, 0, 1000); // the host writes before failing
+            throw thrown;
+          },
+        },
+      }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBe(thrown);
+    expect(pool.stats().inUse).toBe(0);
+    expect(runner.stats().otherFailures).toBe(1);
+    expect(nextTenantClean(runner)).toBe(true);
+  });
+
+  it('a failed instantiation and a missing export release the lease too', () => {
+    const { pool, runner } = setUp();
+    expect(() => runner.run(workload, 'touch', [1, 4096, 1n])).toThrow(); // host imports missing: LinkError/TypeError
+    expect(pool.stats().inUse).toBe(0);
+    expect(() => runner.run(workload, 'nope', [], quietHost)).toThrow(/no exported function nope/);
+    expect(pool.stats().inUse).toBe(0);
+    expect(pool.stats().releases).toBe(2);
+  });
+
+  it('data segments written at instantiation are reset', () => {
+    const { runner } = setUp();
+    runner.run(dataSegment, 'noop');
+    expect(nextTenantClean(runner)).toBe(true);
+  });
+
+  it('the execution context is dead after the execution: a kept context throws LEASE_REVOKED', () => {
+    const { runner } = setUp();
+    let kept: ExecutionContext | undefined;
+    runner.run(workload, 'size', [], (context) => {
+      kept = context;
+      return quietHost(context);
+    });
+    expect(() => kept?.memory).toThrow(/LEASE_REVOKED/);
+    expect(() => kept?.bytes()).toThrow(/LEASE_REVOKED/);
+  });
+
+  it('host imports cannot replace env.memory', () => {
+    const { runner } = setUp();
+    const foreign = new Wasm.Memory({ initial: 4, maximum: 8 });
+    new Uint8Array(foreign.buffer)[0] = 9;
+    const size = runner.run(workload, 'firstNonZero', [0, 16], (context) => ({
+      env: { ...quietHost(context).env, memory: foreign },
+    }));
+    expect(size).toBe(-1); // the pooled memory, not the foreign one
+  });
+});
