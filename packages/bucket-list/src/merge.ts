@@ -2,7 +2,7 @@
 // mergeCursors over a minimal cursor (level 0's in-memory arrays), and FileMerge over record positions in read buffers
 // (levels ≥ 1, in worker threads; the hot path, so it copies runs of records instead of one view per record). Both
 // take the same decisions through the same KindOps; test/merge.test.ts checks they write the same records.
-import { compareKeyedRecordsAt, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
+import { LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
 import {
   type BucketFile,
   BucketOutput,
@@ -11,7 +11,7 @@ import {
   openBucketRecords,
 } from './bucket-file.js';
 import { BucketError, entryError } from './errors.js';
-import { comparePrefixes, int32At, recordKeyPrefix } from './index/record-key.js';
+import { comparePrefixes, compareRecordsAt, int32At, recordKeyPrefix } from './index/record-key.js';
 import {
   ANNIHILATED,
   type BucketKind,
@@ -197,12 +197,12 @@ function viewOf(reader: RecordReader): Uint8Array {
 
 /**
  * mergeCursors over two RecordReaders without a view per record: keys are ordered by their prefixes read in place,
- * and when prefixes tie by compareKeyedRecordsAt, also in place (both inputs come from verified buckets). Output is copied in runs: consecutive records of one
- * input that go out unchanged (or retyped: the new discriminant is written into the read buffer first, which the
- * merge owns) extend a pending byte range of that input's buffer, copied to the writer in one `set` when the run
- * breaks, at the end, or just before that reader refills its buffer (which would invalidate the range). Records a
- * rule drops (annihilated pairs, tombstones at the bottom level, the older of two equal keys) break runs by leaving
- * a gap. Before protocol 11 each record goes through BucketOutput.put instead, which enforces that era's type rules.
+ * and when prefixes tie by compareRecordsAt, also in place (both inputs come from verified buckets). Output is copied
+ * in runs: consecutive records of one input that go out unchanged (or retyped: the new discriminant is written into
+ * the read buffer first, which the merge owns) extend a pending byte range of that input's buffer, copied to the
+ * writer when the run breaks, at the end, or just before that reader refills its buffer (which would invalidate
+ * the range). Records a rule drops (annihilated pairs, tombstones at the bottom level, the older of two equal keys)
+ * break runs by leaving a gap. Before protocol 11 each record goes through BucketOutput.put instead, which enforces that era's type rules.
  */
 class FileMerge {
   private readonly prefixes = new Uint32Array(6);
@@ -240,14 +240,7 @@ class FileMerge {
       const o = older!;
       const n = newer!;
       let order = comparePrefixes(prefixes, 3, prefixes, 0);
-      if (order === 0) {
-        // Key records (live DEAD, hot-archive LIVE) have discriminant 1; every other record holds a LedgerEntry.
-        const ob = o.buffer;
-        const nb = n.buffer;
-        const op = o.payloadStart;
-        const np = n.payloadStart;
-        order = compareKeyedRecordsAt(nb, np + 4, int32At(nb, np) !== 1, ob, op + 4, int32At(ob, op) !== 1);
-      }
+      if (order === 0) order = compareRecordsAt(n.buffer, n.payloadStart, o.buffer, o.payloadStart);
       if (order <= 0) {
         if (order < 0) this.emit(n, int32At(n.buffer, n.payloadStart));
         else {

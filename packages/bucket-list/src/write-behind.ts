@@ -37,15 +37,34 @@ const RUNNING = 0;
 const OK = 1;
 const FAILED = 2;
 
-/** How long the producer waits for the helper without any progress before it gives up (a wedged disk, a dead thread). */
+/** How long the producer waits for the helper without progress before it gives up (a wedged disk, a dead thread). */
 const STALL_MS = 120_000;
+
+/** The protocol constants the helper's source uses, declared in it under the same names. */
+const HELPER_CONSTANTS = {
+  SIGNAL,
+  PRODUCED,
+  CONSUMED,
+  CLOSED,
+  STATUS,
+  FD,
+  ERROR,
+  LENGTHS,
+  DIGEST_BYTE,
+  MESSAGE_BYTE,
+  MESSAGE_LENGTH,
+  MESSAGE_CAPACITY,
+  OK,
+  FAILED,
+};
 
 const HELPER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const { writeSync } = require('node:fs');
-const [SIGNAL, PRODUCED, CONSUMED, CLOSED, STATUS, FD, ERROR, LENGTHS, DIGEST_BYTE, MESSAGE_BYTE, MESSAGE_LENGTH,
-  MESSAGE_CAPACITY, OK, FAILED] = ${JSON.stringify([SIGNAL, PRODUCED, CONSUMED, CLOSED, STATUS, FD, ERROR, LENGTHS, DIGEST_BYTE, MESSAGE_BYTE, MESSAGE_LENGTH, MESSAGE_CAPACITY, OK, FAILED])};
+${Object.entries(HELPER_CONSTANTS)
+  .map(([name, value]) => `const ${name} = ${value};`)
+  .join('\n')}
 parentPort.on('message', ({ control, ring, slots, chunkSize }) => {
   const words = new Int32Array(control);
   const bytes = new Uint8Array(control);
@@ -113,8 +132,9 @@ function waitWhile(words: Int32Array, index: number, value: number, path: string
  * One output file's write-behind channel: `chunk` is the buffer to fill; `submit(length)` hands it to the helper
  * and returns the next free chunk (blocking while all are in flight; throwing once a write has failed); `close()`
  * waits until every byte is written and returns the SHA-256 of all of them, or throws the failed write's error. The
- * caller must call `close()` even after an error, before it closes the file: only then is the helper done with it. Exclusive: `WriteBehind.tryOpen` returns undefined while this thread's
- * helper serves another output (the caller then hashes and writes itself).
+ * caller must call `close()` even after an error, before it closes the file: only then is the helper done with it.
+ * Exclusive: `WriteBehind.tryOpen` returns undefined while this thread's helper serves another output (the caller
+ * then hashes and writes itself).
  */
 export class WriteBehind {
   chunk: Uint8Array;

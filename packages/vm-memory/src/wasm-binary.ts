@@ -291,13 +291,5 @@ function encodeName(name: string): number[] {
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts));
 }

@@ -1,7 +1,13 @@
 // How an index looks at one record in a buffer of record-marked bytes: its length, its LedgerEntryType, and its order
 // against a LedgerKey. Both bucket kinds put a LedgerKey in their tombstone records (live DEAD, hot-archive LIVE;
 // both discriminant 1) and a LedgerEntry in every other non-META record, so one set of helpers serves both.
-import { compareEntryToKey, compareLedgerKeys, LedgerKeyError, validateLedgerKey } from '@strata/ledger-key';
+import {
+  compareEntryToKey,
+  compareKeyedRecordsAt,
+  compareLedgerKeys,
+  LedgerKeyError,
+  validateLedgerKey,
+} from '@strata/ledger-key';
 import { BucketError } from '../errors.js';
 
 /** The discriminant shared by both kinds' key-only records (live DEADENTRY, hot-archive LIVE). */
@@ -32,6 +38,16 @@ export function recordEntryType(bytes: Uint8Array, start: number, end: number): 
   const keyRecord = int32At(bytes, start) === KEY_RECORD;
   const at = start + (keyRecord ? 4 : 8);
   return at + 4 <= end ? int32At(bytes, at) : -1;
+}
+
+/**
+ * Order of two validated record payloads read in place at `a[aStart]` and `b[bStart]` (a merge's read buffers), by
+ * their keys: the entry's key for entry records, the key itself for key records. Nothing past the first difference is
+ * read, so both records must come from verified buckets.
+ */
+export function compareRecordsAt(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number): number {
+  const aIsEntry = int32At(a, aStart) !== KEY_RECORD;
+  return compareKeyedRecordsAt(a, aStart + 4, aIsEntry, b, bStart + 4, int32At(b, bStart) !== KEY_RECORD);
 }
 
 /** Order of the record payload at [start, end) against a LedgerKey (stellar-core LedgerEntryIdCmp). */
