@@ -182,13 +182,14 @@ export interface OpenedRecords {
  */
 export function openBucketRecords(
   bucket: BucketFile,
-  options: { hash?: boolean; bufferSize?: number } = {},
+  options: { hash?: boolean; bufferSize?: number; buffer?: Uint8Array } = {},
 ): OpenedRecords {
   if (bucket.path === undefined) return { reader: undefined, atEntry: false, protocolVersion: 0 };
   const path = bucket.path;
   const reader = new RecordReader(path, {
     hash: options.hash ?? false,
     ...(options.bufferSize === undefined ? {} : { bufferSize: options.bufferSize }),
+    ...(options.buffer === undefined ? {} : { buffer: options.buffer }),
   });
   try {
     if (!reader.next()) return { reader, atEntry: false, protocolVersion: 0 };

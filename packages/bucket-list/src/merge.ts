@@ -27,6 +27,7 @@ import {
   recordType,
   retyped,
 } from './kind.js';
+import { MERGE_LOOP_REGION, MergeLoop } from './merge-loop.js';
 import { MAX_RECORD_BYTES, type RecordReader } from './record-io.js';
 import { WRITE_BEHIND_CHUNK } from './write-behind.js';
 
@@ -112,6 +113,26 @@ export interface MergeOptions extends OutputOptions {
   readBufferSize?: number;
 }
 
+/** Each input's read buffer in a file merge (by default). */
+const DEFAULT_READ_BUFFER = MERGE_LOOP_REGION;
+
+/**
+ * This thread's WebAssembly merge loop (see merge-loop.ts), created at the first file merge and kept; undefined while
+ * a merge holds it (merges are synchronous, so that is only ever one).
+ */
+let idleLoop: MergeLoop | undefined;
+let loopCreated = false;
+
+function takeLoop(): MergeLoop | undefined {
+  if (!loopCreated) {
+    loopCreated = true;
+    idleLoop = new MergeLoop();
+  }
+  const loop = idleLoop;
+  idleLoop = undefined;
+  return loop;
+}
+
 /**
  * Input bytes from which a file merge hashes and writes its output on a helper thread: below it, the hand-off costs
  * more than it overlaps (a few chunks), and level-1..3 merges stay on one thread.
@@ -146,14 +167,42 @@ export function mergeBucketFiles(dir: string, older: BucketFile, newer: BucketFi
       },
     );
   }
+  const size = bufferSize ?? DEFAULT_READ_BUFFER;
+  const loop = size <= MERGE_LOOP_REGION ? takeLoop() : undefined;
+  try {
+    if (loop !== undefined) {
+      const merged = mergeFiles(dir, older, newer, options, size, loop);
+      if (merged !== undefined) return merged;
+      // A record larger than the loop's buffers: start over in JavaScript, which grows them.
+    }
+    return mergeFiles(dir, older, newer, options, size, undefined)!;
+  } finally {
+    if (loop !== undefined) idleLoop = loop;
+  }
+}
+
+/**
+ * One attempt at mergeBucketFiles: in the WebAssembly loop when given one and the inputs are of protocol 11 or later
+ * (undefined when a record does not fit its buffers; nothing is left behind), else with FileMerge.
+ */
+function mergeFiles(
+  dir: string,
+  older: BucketFile,
+  newer: BucketFile,
+  options: MergeOptions,
+  bufferSize: number,
+  loop: MergeLoop | undefined,
+): BucketFile | undefined {
   const ops = kindOps(older.kind);
+  const keepTombstones = options.keepTombstones ?? true;
   let oldRecords: OpenedRecords | undefined;
   let newRecords: OpenedRecords | undefined;
   let output: BucketOutput | undefined;
   try {
-    const readOptions = bufferSize === undefined ? {} : { bufferSize };
-    oldRecords = openBucketRecords(older, readOptions);
-    newRecords = openBucketRecords(newer, readOptions);
+    const readOptions = (input: 0 | 1) =>
+      loop === undefined ? { bufferSize } : { buffer: loop.inputBuffer(input, bufferSize) };
+    oldRecords = openBucketRecords(older, readOptions(0));
+    newRecords = openBucketRecords(newer, readOptions(1));
     const version = mergeProtocolVersion(
       oldRecords.protocolVersion,
       newRecords.protocolVersion,
@@ -162,18 +211,26 @@ export function mergeBucketFiles(dir: string, older: BucketFile, newer: BucketFi
     const writeBehind = options.writeBehind ?? older.size + newer.size >= WRITE_BEHIND_MIN_INPUT;
     const out = new BucketOutput(dir, older.kind, version, { ...options, writeBehind });
     output = out;
-    const merge = new FileMerge(ops, out, version, options.keepTombstones ?? true);
-    try {
-      merge.run(oldRecords, newRecords);
-    } catch (error) {
-      const where = error instanceof BucketError ? error : undefined;
-      if (where?.code === 'MERGE_CONFLICT') {
-        throw new BucketError('MERGE_CONFLICT', where.detail, {
-          file: newer.path ?? '',
-          offset: newRecords.reader?.recordOffset ?? -1,
-        });
+    if (loop !== undefined && version >= FIRST_PROTOCOL_INIT_AND_META) {
+      if (!loop.run(ops, oldRecords, newRecords, out, keepTombstones)) {
+        output = undefined;
+        out.abort();
+        return undefined;
       }
-      entryError(error, undefined, -1);
+    } else {
+      const merge = new FileMerge(ops, out, version, keepTombstones);
+      try {
+        merge.run(oldRecords, newRecords);
+      } catch (error) {
+        const where = error instanceof BucketError ? error : undefined;
+        if (where?.code === 'MERGE_CONFLICT') {
+          throw new BucketError('MERGE_CONFLICT', where.detail, {
+            file: newer.path ?? '',
+            offset: newRecords.reader?.recordOffset ?? -1,
+          });
+        }
+        entryError(error, undefined, -1);
+      }
     }
     return out.finish({ publish: options.publish ?? true });
   } catch (error) {
@@ -197,7 +254,9 @@ function viewOf(reader: RecordReader): Uint8Array {
 
 /**
  * mergeCursors over two RecordReaders without a view per record: keys are ordered by their prefixes read in place,
- * and when prefixes tie by compareRecordsAt, also in place (both inputs come from verified buckets). Output is copied
+ * and when prefixes tie by compareRecordsAt, also in place (both inputs come from verified buckets). The JavaScript
+ * twin of the WebAssembly loop (merge-loop.ts): it merges buckets of protocols before 11 (whose records go through
+ * BucketOutput.put, which enforces that era's type rules) and inputs with a record larger than the loop's buffers. Output is copied
  * in runs: consecutive records of one input that go out unchanged (or retyped: the new discriminant is written into
  * the read buffer first, which the merge owns) extend a pending byte range of that input's buffer, copied to the
  * writer when the run breaks, at the end, or just before that reader refills its buffer (which would invalidate

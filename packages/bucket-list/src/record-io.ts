@@ -37,17 +37,19 @@ export class RecordReader {
   /**
    * @param hash when set, every byte read is fed to a SHA-256 (only meaningful when reading from 0 to the end of the
    *   file); `digest()` returns it.
+   * @param buffer storage to read into (its whole length; `bufferSize` is then ignored), e.g. memory a comparator
+   *   reads in place; a record larger than it moves the reader to a new, plain buffer.
    */
   constructor(
     readonly path: string,
-    options: { start?: number; end?: number; bufferSize?: number; hash?: boolean } = {},
+    options: { start?: number; end?: number; bufferSize?: number; hash?: boolean; buffer?: Uint8Array } = {},
   ) {
     try {
       this.fd = openSync(path, 'r');
     } catch (error) {
       throw ioError(error, path, 'open bucket');
     }
-    this.buffer = new Uint8Array(options.bufferSize ?? DEFAULT_READ_BUFFER);
+    this.buffer = options.buffer ?? new Uint8Array(options.bufferSize ?? DEFAULT_READ_BUFFER);
     this.position = options.start ?? 0;
     this.bufferFileOffset = this.position;
     this.end = options.end ?? Number.POSITIVE_INFINITY;
@@ -114,11 +116,39 @@ export class RecordReader {
     return this.bufferFileOffset + this.filled - at;
   }
 
+  /** File offset of `buffer[0]`. */
+  get bufferFileStart(): number {
+    return this.bufferFileOffset;
+  }
+
+  /** Bytes of the file held in `buffer[0, bufferedBytes)`. */
+  get bufferedBytes(): number {
+    return this.filled;
+  }
+
+  /**
+   * For a caller that parses the buffered records itself (the merge loop in WebAssembly): moves the bytes from file
+   * offset `at` (at most what is buffered) to the front of the buffer, then reads until the buffer is full or the file
+   * (or `end`) ends. Never grows the buffer. Returns the bytes read: 0 when the file ends at what is buffered (or the
+   * buffer was already full from `at`). `next()` must not be used afterwards.
+   */
+  refillFrom(at: number): number {
+    this.moveTo(at, this.buffer.length);
+    const before = this.filled;
+    this.readUntil(this.buffer.length);
+    return this.filled - before;
+  }
+
   /** Makes file bytes [at, at + n) resident in the buffer; false if the file (or `end`) ends first. */
   private ensure(at: number, n: number): boolean {
     if (this.available(at) >= n) return true;
+    this.moveTo(at, n);
+    return this.readUntil(n);
+  }
+
+  /** Keeps the unread tail from file offset `at`, moved to the front, in a buffer of at least `n` bytes. */
+  private moveTo(at: number, n: number): void {
     this.beforeRefill?.();
-    // Keep the unread tail, move it to the front, grow the buffer if one record needs more room, then refill.
     const keepFrom = at - this.bufferFileOffset;
     const keep = this.filled - keepFrom;
     if (n > this.buffer.length) {
@@ -130,12 +160,17 @@ export class RecordReader {
     }
     this.bufferFileOffset = at;
     this.filled = keep;
+  }
+
+  /** Reads until `n` bytes are buffered: true when they are, false when the file (or `end`) ends first. */
+  private readUntil(n: number): boolean {
     while (this.filled < n) {
-      const want = Math.min(this.buffer.length - this.filled, this.end - (at + this.filled));
+      const at = this.bufferFileOffset + this.filled;
+      const want = Math.min(this.buffer.length - this.filled, this.end - at);
       if (want <= 0) return false;
       let got: number;
       try {
-        got = readSync(this.fd, this.buffer, this.filled, want, at + this.filled);
+        got = readSync(this.fd, this.buffer, this.filled, want, at);
       } catch (error) {
         throw ioError(error, this.path, 'read bucket');
       }

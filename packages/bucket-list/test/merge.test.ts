@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareBucketEntries, compareHotArchiveBucketEntries } from '@strata/ledger-key';
+import { compareBucketEntries, compareHotArchiveBucketEntries, encodeLedgerEntry } from '@strata/ledger-key';
 import { seededRandom } from '@strata/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BucketFile, BucketInput, emptyBucket, verifyBucketFile, writeBucket } from '../src/bucket-file.js';
@@ -27,6 +27,14 @@ const restored = (n: number) => tag(HOT_LIVE, poolKey(n));
 
 function bucketOf(kind: 'live' | 'hot-archive', payloads: Uint8Array[], protocol = 23): BucketFile {
   return writeBucket(dir.path, kind, protocol, payloads, { fsync: false });
+}
+
+/** File offsets of every record mark of a bucket file's bytes (META included). */
+function recordOffsets(bytes: Uint8Array): number[] {
+  const offsets: number[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at < bytes.length; at += 4 + (view.getUint32(at) & 0x7fffffff)) offsets.push(at);
+  return offsets;
 }
 
 function entriesOf(bucket: BucketFile): string[] {
@@ -250,6 +258,72 @@ describe('file merges against the in-memory merge (runs of records, buffer refil
       ).toThrow(expect.objectContaining({ code: 'TRUNCATED', file: cutPath }));
     }
     expect(readdirSync(dir.path).length).toBe(before); // no temporary output left behind
+  });
+
+  it('the WebAssembly loop: a record larger than its read buffers makes the merge start over in JavaScript', () => {
+    const { older, newer } = randomInputs('live', 21, 120, 1);
+    // A 3 KB contract code entry (pool kind 5) in the middle of the older input; the read buffers hold 1 KiB.
+    const big = tag(
+      INIT_ENTRY,
+      encodeLedgerEntry({
+        lastModifiedLedgerSeq: 1,
+        data: { type: 'contractCode', hash: new Uint8Array(32).fill(0x5a), code: new Uint8Array(3000).fill(7) },
+      }),
+    );
+    older.push(big);
+    older.sort(compareBucketEntries);
+    expect(older.indexOf(big)).toBeGreaterThan(5);
+    expect(older.indexOf(big)).toBeLessThan(older.length - 5);
+    const olderFile = bucketOf('live', older);
+    const newerFile = bucketOf('live', newer);
+    const reference = writeBucket(dir.path, 'live', 23, mergeArrays('live', older, newer), { fsync: false });
+    const before = readdirSync(dir.path).length;
+    for (const readBufferSize of [1024, 1 << 20]) {
+      const merged = mergeBucketFiles(dir.path, olderFile, newerFile, {
+        maxProtocolVersion: 23,
+        fsync: false,
+        readBufferSize,
+      });
+      expect(merged.hash, `read buffer ${readBufferSize}`).toBe(reference.hash);
+    }
+    expect(readdirSync(dir.path).length).toBe(before); // the abandoned attempt left no temporary file
+  });
+
+  it('a malformed record mark inside an input is BAD_RECORD_MARK at its offset, on every path', () => {
+    const { older, newer } = randomInputs('live', 23, 200, 1);
+    const olderFile = bucketOf('live', older);
+    const newerFile = bucketOf('live', newer);
+    const bytes = new Uint8Array(readFileSync(olderFile.path!));
+    const marks = recordOffsets(bytes);
+    const at = marks[marks.length - 20]!; // past the first 1 KiB: found after refills with small buffers
+    bytes[at] = bytes[at]! & 0x7f; // the last-fragment bit cleared
+    const badPath = join(dir.path, 'bad-mark.xdr');
+    writeFileSync(badPath, bytes);
+    const before = readdirSync(dir.path).length;
+    for (const readBufferSize of [60, 256, 1024, 1 << 20]) {
+      expect(() =>
+        mergeBucketFiles(dir.path, { ...olderFile, path: badPath }, newerFile, {
+          maxProtocolVersion: 23,
+          fsync: false,
+          readBufferSize,
+        }),
+      ).toThrow(expect.objectContaining({ code: 'BAD_RECORD_MARK', file: badPath, offset: at }));
+    }
+    expect(readdirSync(dir.path).length).toBe(before);
+  });
+
+  it('a record that is not an entry among the entries is BAD_ENTRY at its record (WebAssembly loop)', () => {
+    const { older, newer } = randomInputs('live', 25, 60, 1);
+    const newerFile = bucketOf('live', newer);
+    const bytes = new Uint8Array(readFileSync(bucketOf('live', older).path!));
+    const at = recordOffsets(bytes)[10]!;
+    bytes.set([0, 0, 0, 3], at + 4); // discriminant 3: no BucketEntryType
+    const badPath = join(dir.path, 'bad-type.xdr');
+    writeFileSync(badPath, bytes);
+    const olderFile = verifyBucketFile(bucketOf('live', older).path!, 'live', undefined);
+    expect(() =>
+      mergeBucketFiles(dir.path, { ...olderFile, path: badPath }, newerFile, { maxProtocolVersion: 23, fsync: false }),
+    ).toThrow(expect.objectContaining({ code: 'BAD_ENTRY', file: badPath, offset: at }));
   });
 
   it('readBufferSize outside [4, 2^26] is INVALID_ARGUMENT', () => {

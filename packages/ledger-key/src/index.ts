@@ -28,6 +28,7 @@ export {
   ledgerKeysEqual,
 } from './compare.js';
 export { LedgerKeyError, LedgerKeyErrorCode } from './errors.js';
+export { KeyedRecordArena } from './key-order.js';
 export type { LedgerEntryView } from './ledger-entry.js';
 export { ledgerEntryLayout, ledgerKeyOfEntry, readLedgerEntry, validateLedgerEntry } from './ledger-entry.js';
 export type { LedgerKeyView } from './ledger-key.js';

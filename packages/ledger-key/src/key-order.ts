@@ -19,15 +19,17 @@ interface WasmApi {
   readonly Instance: new (module: object) => { readonly exports: unknown };
 }
 interface KeyOrderExports {
-  readonly memory: { readonly buffer: ArrayBuffer };
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   readonly KEY_A: { readonly value: number };
   readonly KEY_B: { readonly value: number };
   readonly KEY_CAPACITY: { readonly value: number };
   readonly compare: (lenA: number, lenB: number) => number;
+  readonly compareKeyedAt: (pa: number, aIsEntry: number, pb: number, bIsEntry: number) => number;
 }
 
 const { Module, Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-const wasm = new Instance(new Module(Buffer.from(KEY_ORDER_WASM_BASE64, 'base64'))).exports as KeyOrderExports;
+const keyOrderModule = new Module(Buffer.from(KEY_ORDER_WASM_BASE64, 'base64'));
+const wasm = new Instance(keyOrderModule).exports as KeyOrderExports;
 const wasmCompare = wasm.compare;
 const memory = new Uint8Array(wasm.memory.buffer);
 const KEY_A = wasm.KEY_A.value;
@@ -56,4 +58,49 @@ export function compareKeysInWasm(a: Uint8Array, b: Uint8Array): number {
   memory.set(a, KEY_A);
   memory.set(b, KEY_B);
   return wasmCompare(lenA, lenB);
+}
+
+/** The module's own page; an arena's bytes start right after it. */
+const WASM_PAGE = 65536;
+
+/**
+ * WebAssembly memory in which a caller keeps records it has already validated (a merge's read buffers) and has them
+ * ordered where they lie: `compareAt` is compareKeyedRecordsAt for positions in `bytes`, run by the wasm comparator
+ * without copying either record (in JavaScript, ordering two CONTRACT_DATA keys that share a contract is a walk over
+ * many small SCVal nodes; in wasm each node is a few instructions). Each arena is its own instance of the key-order
+ * module, so arenas in one thread do not share bytes; like compareKeyedRecordsAt it validates nothing, and records
+ * that are not valid give a meaningless order, never a read outside the arena's memory.
+ */
+export class KeyedRecordArena {
+  /** The caller's bytes: `byteLength` of them, zeroed at creation, positions 4-aligned from its start. */
+  readonly bytes: Uint8Array;
+  /**
+   * What a WebAssembly module that runs in this arena imports (bucket-list's merge loop): the memory, where `bytes[0]`
+   * is at address `bytes.byteOffset`, and the comparator on absolute addresses, `compareKeyedAt(addressA, aIsEntry,
+   * addressB, bIsEntry)` with the flags as 0 / 1. A module that grows the memory invalidates `bytes`.
+   */
+  readonly imports: {
+    readonly memory: object;
+    readonly compareKeyedAt: (pa: number, aIsEntry: number, pb: number, bIsEntry: number) => number;
+  };
+  private readonly compareKeyedAt: KeyOrderExports['compareKeyedAt'];
+
+  constructor(byteLength: number) {
+    if (!Number.isSafeInteger(byteLength) || byteLength <= 0 || byteLength > 2 ** 31 - WASM_PAGE) {
+      throw new RangeError(`arena size ${byteLength} is not in [1, 2 GiB - 64 KiB]`);
+    }
+    const exports = new Instance(keyOrderModule).exports as KeyOrderExports;
+    exports.memory.grow(Math.ceil(byteLength / WASM_PAGE));
+    this.bytes = new Uint8Array(exports.memory.buffer, WASM_PAGE, byteLength);
+    this.compareKeyedAt = exports.compareKeyedAt;
+    this.imports = { memory: exports.memory, compareKeyedAt: exports.compareKeyedAt };
+  }
+
+  /**
+   * Order of the keyed records at `bytes[pa]` and `bytes[pb]` (each a LedgerEntry when its flag is set, else a
+   * LedgerKey; both validated whole by the caller): -1, 0 or 1, exactly as compareKeyedRecordsAt.
+   */
+  compareAt(pa: number, aIsEntry: boolean, pb: number, bIsEntry: boolean): number {
+    return this.compareKeyedAt(pa + WASM_PAGE, aIsEntry ? 1 : 0, pb + WASM_PAGE, bIsEntry ? 1 : 0);
+  }
 }

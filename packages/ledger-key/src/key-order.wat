@@ -22,9 +22,11 @@
 ;; Positions are absolute addresses; KEY_A and KEY_B are 8-aligned and every XDR field starts at a multiple of 4
 ;; from its key's start, so word loads line up with XDR words.
 ;;
-;; Memory (one page, never grown): lookup tables at 0..127 (data segments below); the SCVal walkers' stack at
+;; Memory: the first page is the module's: lookup tables at 0..127 (data segments below); the SCVal walkers' stack at
 ;; 128..1151 (two words per nesting level 1..127: validation uses the first, the comparator both); key A at 2048 and
-;; key B at 33792, 31744 bytes each.
+;; key B at 33792, 31744 bytes each. `compare` needs nothing else. An instance used through `compareKeyedAt` (a
+;; KeyedRecordArena in key-order.ts) is grown by its caller, who keeps validated records above the first page and
+;; has them ordered where they lie.
 (module
   (memory (export "memory") 1)
   (global (export "KEY_A") i32 (i32.const 2048))
@@ -541,14 +543,20 @@
 
   ;; Two validated LedgerKeys (spec §2.3): LedgerEntryType, then the key fields of the arm.
   (func $cmpKey (param $pa i32) (param $pb i32) (result i32)
-    (local $type i32) (local $x i32) (local $c i32)
-    (local.set $type (i32.load (local.get $pa)))
-    (local.set $x (i32.load (local.get $pb)))
-    (if (i32.ne (local.get $type) (local.get $x))
-      (then (return (call $order (i32.rotl (local.get $type) (i32.const 8)) (i32.rotl (local.get $x) (i32.const 8))))))
-    (local.set $type (i32.rotl (local.get $type) (i32.const 8)))
-    (local.set $pa (i32.add (local.get $pa) (i32.const 4)))
-    (local.set $pb (i32.add (local.get $pb) (i32.const 4)))
+    (local $x i32) (local $y i32)
+    (local.set $x (i32.load (local.get $pa)))
+    (local.set $y (i32.load (local.get $pb)))
+    (if (i32.ne (local.get $x) (local.get $y))
+      (then (return (call $order (i32.rotl (local.get $x) (i32.const 8)) (i32.rotl (local.get $y) (i32.const 8))))))
+    (call $cmpKeyArm
+      (i32.rotl (local.get $x) (i32.const 8))
+      (i32.add (local.get $pa) (i32.const 4))
+      (i32.add (local.get $pb) (i32.const 4))))
+
+  ;; The key fields of two validated keys of the same LedgerEntryType, at pa / pb (in a LedgerKey right after the
+  ;; type; in a LedgerEntry after the type and, for CONTRACT_DATA and CONTRACT_CODE, the arm's ext).
+  (func $cmpKeyArm (param $type i32) (param $pa i32) (param $pb i32) (result i32)
+    (local $c i32)
     (block $config
       (block $contractData
         (block $hash
@@ -593,7 +601,39 @@
     ;; CONFIG_SETTING: ConfigSettingID 0..20 (an int32 enum; all defined values are non-negative).
     (call $cmpBytes (local.get $pa) (local.get $pb) (i32.const 4)))
 
-  ;; ---- entry point ----------------------------------------------------------------------------------------------
+  ;; Where the key fields of the keyed record at p start: a LedgerKey's (isEntry 0) right after its type; a
+  ;; LedgerEntry's (isEntry 1) after lastModifiedLedgerSeq, the type and, for CONTRACT_DATA, its ExtensionPoint (v0,
+  ;; one word) or, for CONTRACT_CODE, its ext (v0 one word; v1 a word and ContractCodeCostInputs, 48 bytes).
+  (func $keyFields (param $p i32) (param $isEntry i32) (result i32)
+    (local $type i32)
+    (if (i32.eqz (local.get $isEntry)) (then (return (i32.add (local.get $p) (i32.const 4)))))
+    (local.set $type (i32.rotl (i32.load offset=4 (local.get $p)) (i32.const 8)))
+    (local.set $p (i32.add (local.get $p) (i32.const 8)))
+    (if (i32.eq (local.get $type) (i32.const 6)) (then (return (i32.add (local.get $p) (i32.const 4)))))
+    (if (i32.eq (local.get $type) (i32.const 7))
+      (then (return (i32.add
+        (local.get $p)
+        (select (i32.const 52) (i32.const 4) (i32.eq (i32.load (local.get $p)) (i32.const 0x01000000)))))))
+    (local.get $p))
+
+  ;; ---- entry points ---------------------------------------------------------------------------------------------
+
+  ;; Two keyed records already validated whole, in place anywhere in memory at pa / pb (4-aligned; callers put their
+  ;; buffers above the first page, which this module owns): each a LedgerEntry (isEntry 1) or a LedgerKey (0).
+  ;; -1 / 0 / 1 by their keys, as compareKeyedRecordsAt in compare.ts: nothing is validated and nothing past the
+  ;; first difference is read, so bytes that are not valid records give a meaningless order (never a read outside
+  ;; this memory: a wasm load out of bounds traps).
+  (func (export "compareKeyedAt")
+    (param $pa i32) (param $aIsEntry i32) (param $pb i32) (param $bIsEntry i32) (result i32)
+    (local $x i32) (local $y i32)
+    (local.set $x (i32.load (i32.add (local.get $pa) (i32.shl (local.get $aIsEntry) (i32.const 2)))))
+    (local.set $y (i32.load (i32.add (local.get $pb) (i32.shl (local.get $bIsEntry) (i32.const 2)))))
+    (if (i32.ne (local.get $x) (local.get $y))
+      (then (return (call $order (i32.rotl (local.get $x) (i32.const 8)) (i32.rotl (local.get $y) (i32.const 8))))))
+    (call $cmpKeyArm
+      (i32.rotl (local.get $x) (i32.const 8))
+      (call $keyFields (local.get $pa) (local.get $aIsEntry))
+      (call $keyFields (local.get $pb) (local.get $bIsEntry))))
 
   ;; Keys at KEY_A (lenA bytes) and KEY_B (lenB bytes), each at most KEY_CAPACITY: -1 / 0 / 1, or 2 when either key
   ;; is not exactly one valid LedgerKey.

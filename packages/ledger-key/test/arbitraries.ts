@@ -1022,11 +1022,35 @@ function entryDataForKeyArb(key: xdr.LedgerKey): fc.Arbitrary<xdr.LedgerEntryDat
     }
     case 'contractCode': {
       const hash = key.contractCode().hash();
-      return varBytesArb(64).map((code) =>
-        xdr.LedgerEntryData.contractCode(
-          new xdr.ContractCodeEntry({ ext: new xdr.ContractCodeEntryExt(0), hash, code }),
+      // ext v0, or v1 with cost inputs (52 bytes between the type and the hash that a key reader must skip).
+      const extArb = fc.oneof(
+        fc.constant(new xdr.ContractCodeEntryExt(0)),
+        fc.array(fc.nat({ max: 0xffffffff }), { minLength: 10, maxLength: 10 }).map(
+          (n) =>
+            new xdr.ContractCodeEntryExt(
+              1,
+              new xdr.ContractCodeEntryV1({
+                ext: new xdr.ExtensionPoint(0),
+                costInputs: new xdr.ContractCodeCostInputs({
+                  ext: new xdr.ExtensionPoint(0),
+                  nInstructions: n[0]!,
+                  nFunctions: n[1]!,
+                  nGlobals: n[2]!,
+                  nTableEntries: n[3]!,
+                  nTypes: n[4]!,
+                  nDataSegments: n[5]!,
+                  nElemSegments: n[6]!,
+                  nImports: n[7]!,
+                  nExports: n[8]!,
+                  nDataSegmentBytes: n[9]!,
+                }),
+              }),
+            ),
         ),
       );
+      return fc
+        .tuple(varBytesArb(64), extArb)
+        .map(([code, ext]) => xdr.LedgerEntryData.contractCode(new xdr.ContractCodeEntry({ ext, hash, code })));
     }
     case 'configSetting':
       return configSettingEntryArb(key.configSetting().configSettingId().value)?.map((setting) =>

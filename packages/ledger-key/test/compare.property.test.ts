@@ -16,6 +16,8 @@
 //  6. Bucket entries: compareBucketEntries (and compareHotArchiveBucketEntries) agree with the oracle: METAENTRY
 //     sorts first, INIT/LIVE/DEAD of one key compare 0, otherwise the key order; the key-only variants and
 //     compareKeyedRecordsAt (records in place inside larger buffers) give the same order.
+//  8. In place in wasm: KeyedRecordArena.compareAt, on keys, entries and bucket entries copied into an arena between
+//     junk bytes, has the sign of the oracle (properties 1, 5 and 6 check it alongside the JavaScript paths).
 //  7. TTL keys: ttlKeyOf(k) == the oracle's TTL key (SHA-256 of the key XDR) for CONTRACT_DATA / CONTRACT_CODE,
 //     and throws LedgerKeyError NOT_SOROBAN_KEY for every other type.
 //
@@ -34,6 +36,7 @@ import {
   compareKeyedRecordsAt,
   compareLedgerEntries,
   compareLedgerKeys,
+  KeyedRecordArena,
   LedgerKeyError,
   ledgerKeyOfEntry,
   ledgerKeysEqual,
@@ -86,6 +89,21 @@ const embeddedPairArb = keyPairArb.chain(([a, b]) =>
   fc.tuple(fc.constant<Pair>([a, b]), embeddedArb(a), embeddedArb(b)),
 );
 
+/** One arena for the file (property 8): each comparison copies its two records in, with junk bytes around them. */
+const arena = new KeyedRecordArena(1 << 20);
+
+/** arena.compareAt of `a` and `b` (each a LedgerEntry when its flag is set, else a LedgerKey) placed in the arena. */
+function compareInArena(a: Uint8Array, aIsEntry: boolean, b: Uint8Array, bIsEntry: boolean): number {
+  const bytes = arena.bytes;
+  const pa = 8;
+  const pb = pa + a.length + 12; // records are word multiples: both stay 4-aligned
+  expect(pb + b.length + 16).toBeLessThanOrEqual(bytes.length);
+  bytes.fill(0xa5, 0, pb + b.length + 16);
+  bytes.set(a, pa);
+  bytes.set(b, pb);
+  return arena.compareAt(pa, aIsEntry, pb, bIsEntry);
+}
+
 function typeOfKey(key: Uint8Array): number {
   return Buffer.from(key).readInt32BE(0);
 }
@@ -96,6 +114,7 @@ describe('compareLedgerKeys against the oracle', () => {
       fc.property(embeddedPairArb, ([[a, b], aInside, bInside]) => {
         const expected = oracleCompareLedgerKeys(a, b);
         expect(signOf(compareLedgerKeys(aInside, bInside)), `${hex(a)} vs ${hex(b)}`).toBe(expected);
+        expect(signOf(compareInArena(a, false, b, false)), `in an arena: ${hex(a)} vs ${hex(b)}`).toBe(expected);
       }),
       propertyParams({ numRuns: 10_000 }),
     );
@@ -205,6 +224,9 @@ describe('keys of entries', () => {
         expect(signOf(compareEntryToKey(entryA, keyB)), context).toBe(expected);
         expect(signOf(compareEntryToKey(entryB, keyA)), context).toBe(negate(expected));
         expect(signOf(compareLedgerEntries(entryA, entryB)), context).toBe(expected);
+        expect(signOf(compareInArena(entryA, true, entryB, true)), context).toBe(expected);
+        expect(signOf(compareInArena(entryA, true, keyB, false)), context).toBe(expected);
+        expect(signOf(compareInArena(keyA, false, entryB, true)), context).toBe(expected);
         expect(oracleCompareEntryToKey(entryA, keyB)).toBe(expected);
         expect(oracleCompareLedgerEntries(entryA, entryB)).toBe(expected);
       }),
@@ -239,6 +261,8 @@ describe('bucket entries', () => {
           const [bufferA, bufferB] = [embed(a, 8), embed(b, 20)];
           const inPlace = compareKeyedRecordsAt(bufferA, 12, bucketType(a) !== 1, bufferB, 24, bucketType(b) !== 1);
           expect(signOf(inPlace), context).toBe(expected);
+          const inArena = compareInArena(a.subarray(4), bucketType(a) !== 1, b.subarray(4), bucketType(b) !== 1);
+          expect(signOf(inArena), context).toBe(expected);
         }
         // The two rules that are not the key order, spelled out.
         const aMeta = bucketType(a) === META;

@@ -11,7 +11,7 @@ import {
 import { BucketError } from '../errors.js';
 
 /** The discriminant shared by both kinds' key-only records (live DEADENTRY, hot-archive LIVE). */
-const KEY_RECORD = 1;
+export const KEY_RECORD = 1;
 
 /** Big-endian int32 at `at` (the caller has checked the bounds). */
 export function int32At(bytes: Uint8Array, at: number): number {
