@@ -595,16 +595,8 @@ class LedgerExtractor {
         } else if (kind >= 0 && kind <= 4) {
           ledgerEntryLayout(b, p, layout);
           const end = layout[3]!;
-          fold.observePhased(
-            phase,
-            kind as LedgerEntryChangeKind,
-            layout[0]!,
-            b,
-            layout[1]!,
-            layout[2]!,
-            null,
-            b.subarray(p, end),
-          );
+          // The entry as the range b[p, end): the fold makes arrays only for the entries that end up in the batch.
+          fold.observeAt(phase, kind as LedgerEntryChangeKind, layout[0]!, b, layout[1]!, layout[2]!, null, b, p, end);
           p = end;
         } else {
           fail(BAD_DISCRIMINANT, p - 4, 'type', `unknown LedgerEntryChangeType ${kind}`);

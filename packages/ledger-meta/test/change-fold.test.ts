@@ -3,8 +3,9 @@
 // newest value; (5) removed then created again → live; (6) restored → live by default, init when `wasLive` says
 // the entry was not in the live state; (7) an eviction after nothing else → dead; (8) no key in two lists, lists in key
 // order; (9) a key reached through its words and its bytes is one key, and phases order changes read out of order;
+// (10) the extractor path's sort of validated keys (packed prefix, comparator for ties) is compareLedgerKeys order;
 // plus the TOID/id formatting of events (toidString and the extractor's ToidFormatter against bigint).
-import { encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
+import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -175,6 +176,43 @@ describe('event ids', () => {
         },
       ),
       propertyParams({ numRuns: 20_000 }),
+    );
+  });
+});
+
+describe('LedgerChangeFold key order of the extractor path', () => {
+  // The extractor's keys are validated, so byte-ordered types are sorted by their packed first differing word (top
+  // bits and index in a Uint32Array) with a byte comparator for ties: the batch must still be in compareLedgerKeys
+  // order, also for many keys that share long prefixes (ties of the packed bits) and for tables of every size.
+  it('sorts validated keys as compareLedgerKeys does', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 2000 }),
+        fc.integer({ min: 0, max: 31 }),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        (count, sharedBytes, seed) => {
+          let state = seed;
+          const next = () => {
+            state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+            return state >>> 24;
+          };
+          const entries = new Map<string, Uint8Array>();
+          for (let i = 0; i < count; i++) {
+            const keyHash = Uint8Array.from({ length: 32 }, (_, b) => (b < sharedBytes ? 0x5a : next()));
+            const entry = encodeLedgerEntry({
+              lastModifiedLedgerSeq: 1,
+              data: { type: 'ttl', keyHash, liveUntilLedgerSeq: i },
+            });
+            entries.set(Buffer.from(keyHash).toString('hex'), entry);
+          }
+          const changeFold = new LedgerChangeFold();
+          const keyed = [...entries.values()].map((entry) => ({ entry, key: ledgerKeyOfEntry(entry) }));
+          for (const { entry, key } of keyed) changeFold.observePhased(0, CREATED, 9, key, 4, key.length, key, entry);
+          const expected = keyed.sort((a, b) => compareLedgerKeys(a.key, b.key)).map(({ entry }) => entry);
+          expect(changeFold.finish().init).toEqual(expected);
+        },
+      ),
+      propertyParams({ numRuns: 25 }),
     );
   });
 });

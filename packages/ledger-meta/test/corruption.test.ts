@@ -16,6 +16,7 @@ import {
   readLedgerCloseMetaStream,
 } from '../src/index.js';
 import type { CorruptionOptions, CorruptionReport } from './corruption-runner.js';
+import { errorOf } from './errors.js';
 
 const runnerPath = fileURLToPath(new URL('./corruption-runner.ts', import.meta.url));
 
@@ -35,16 +36,6 @@ function runChild(options: CorruptionOptions, killAfterMs: number): Promise<Corr
     progressFile: options.progressFile,
     label: 'corruption child',
   });
-}
-
-function errorOf(call: () => unknown): LedgerMetaError {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof LedgerMetaError) return error;
-    throw error;
-  }
-  throw new Error('expected a LedgerMetaError, got none');
 }
 
 function mark(length: number, topBit = true): Uint8Array {

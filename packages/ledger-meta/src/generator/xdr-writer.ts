@@ -6,6 +6,24 @@
 const TWO_POW_32 = 4_294_967_296;
 
 /**
+ * Stores a u32 big-endian at `bytes[at, at + 4)`: fills a moving field of a fragment encoded once (see AccountState's
+ * `entry`). `value` may be negative (an int32); the byte stores keep its low 32 bits.
+ */
+export function setU32(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value >>> 24;
+  bytes[at + 1] = value >>> 16;
+  bytes[at + 2] = value >>> 8;
+  bytes[at + 3] = value;
+}
+
+/** Stores an int64 from a number in [-2^53, 2^53] at `bytes[at, at + 8)`, as XdrWriter.i64 writes it. */
+export function setI64(bytes: Uint8Array, at: number, value: number): void {
+  const hi = Math.floor(value / TWO_POW_32);
+  setU32(bytes, at, hi);
+  setU32(bytes, at + 4, value - hi * TWO_POW_32);
+}
+
+/**
  * Appends XDR primitives to one growing buffer. Not safe for concurrent use (one writer per ledger being built).
  * `bytes()` returns a view of the written prefix that stays valid until the next write or `reset()`.
  */
@@ -25,10 +43,21 @@ export class XdrWriter {
     this.length = 0;
   }
 
-  /** Makes room for `extra` more bytes; doubling keeps the amortised cost per byte constant. */
+  /** Forgets what was written after the first `length` bytes (a fixed prefix written once stays). */
+  truncate(length: number): void {
+    if (length > this.length) throw new RangeError(`cannot truncate ${this.length} bytes to ${length}`);
+    this.length = length;
+  }
+
+  /**
+   * Makes room for `extra` more bytes. Only the check is here, so that it is inlined into every write (with the
+   * growing in it, V8 called it out of line from the hot writes); doubling keeps the amortised cost per byte constant.
+   */
   private ensure(extra: number): void {
-    const needed = this.length + extra;
-    if (needed <= this.buffer.length) return;
+    if (this.length + extra > this.buffer.length) this.grow(this.length + extra);
+  }
+
+  private grow(needed: number): void {
     let capacity = this.buffer.length * 2;
     while (capacity < needed) capacity *= 2;
     const grown = new Uint8Array(capacity);
@@ -107,9 +136,9 @@ export class XdrWriter {
     return this.buffer.subarray(from, to);
   }
 
-  /** A copy of everything written so far, independent of later writes. */
-  copy(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+  /** A copy of everything written so far, independent of later writes (carved from `slab` when one is given). */
+  copy(slab?: ByteSlab): Uint8Array {
+    return slab === undefined ? this.buffer.slice(0, this.length) : slab.copyOf(this.buffer, this.length);
   }
 
   /**
@@ -120,6 +149,35 @@ export class XdrWriter {
     const n = this.length;
     const out = new Uint8Array(Buffer.allocUnsafeSlow(n).buffer, 0, n);
     out.set(this.buffer.subarray(0, n));
+    return out;
+  }
+}
+
+/** Typed arrays up to this many bytes are allocated inline with their object; a larger one gets its own backing store. */
+const INLINE_TYPED_ARRAY_BYTES = 64;
+
+/**
+ * Copies of fragments carved out of shared blocks, for state the generator keeps (Soroban keys and bodies): V8 gives
+ * a typed array over 64 bytes a backing store of its own, about ten times the cost of a view into an existing
+ * ArrayBuffer. A block stays allocated while any copy in it is alive, so one slab should hold fragments of one
+ * lifetime. Copies are plain Uint8Arrays at 4-aligned offsets. Not safe for concurrent use.
+ */
+export class ByteSlab {
+  private block = new ArrayBuffer(0);
+  private used = 0;
+
+  constructor(private readonly blockBytes = 16 * 1024) {}
+
+  /** A copy of `bytes[0, length)`: a fresh array when small (or large), else a view into the current block. */
+  copyOf(bytes: Uint8Array, length = bytes.length): Uint8Array {
+    if (length <= INLINE_TYPED_ARRAY_BYTES || length > this.blockBytes / 4) return bytes.slice(0, length);
+    if (this.used + length > this.block.byteLength) {
+      this.block = new ArrayBuffer(this.blockBytes);
+      this.used = 0;
+    }
+    const out = new Uint8Array(this.block, this.used, length);
+    out.set(length === bytes.length ? bytes : bytes.subarray(0, length));
+    this.used += (length + 3) & ~3;
     return out;
   }
 }
