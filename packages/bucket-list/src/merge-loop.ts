@@ -11,7 +11,7 @@
 import { KeyedRecordArena } from '@strata/ledger-key';
 import type { BucketOutput, OpenedRecords } from './bucket-file.js';
 import { BucketError } from './errors.js';
-import { KEY_RECORD } from './index/record-key.js';
+import { int32At, KEY_RECORD } from './index/record-key.js';
 import { ANNIHILATED, type KindOps } from './kind.js';
 import { MERGE_LOOP_WASM_BASE64 } from './merge-loop-wasm.js';
 import type { RecordReader } from './record-io.js';
@@ -87,6 +87,7 @@ export class MergeLoop {
   constructor() {
     compiled ??= new Module(Buffer.from(MERGE_LOOP_WASM_BASE64, 'base64'));
     this.loop = new Instance(compiled, { arena: this.arena.imports }).exports as LoopExports;
+    this.loop.keyRecord.value = KEY_RECORD;
     this.base = this.arena.bytes.byteOffset;
   }
 
@@ -107,7 +108,6 @@ export class MergeLoop {
     let drop = 1 << CASE_ANNIHILATED;
     if (!keepTombstones) for (const type of RECORD_TYPES) if (ops.isTombstone(type)) drop |= 1 << type;
     loop.drop.value = drop;
-    loop.keyRecord.value = KEY_RECORD;
     const a: Side = { reader: older.reader, at: loop.a, end: loop.aEnd, done: loop.aDone };
     const b: Side = { reader: newer.reader, at: loop.b, end: loop.bEnd, done: loop.bDone };
     if (!this.start(a, older.atEntry) || !this.start(b, newer.atEntry)) return false;
@@ -209,9 +209,7 @@ export class MergeLoop {
 
   /** The big-endian int32 at a loop address. */
   private int32(address: number): number {
-    const bytes = this.arena.bytes;
-    const at = address - this.base;
-    return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+    return int32At(this.arena.bytes, address - this.base);
   }
 }
 

@@ -1,7 +1,8 @@
-// Two-way merges of sorted buckets (spec §4) and fresh buckets from a ledger's batch (§4.5). The walk is written twice:
-// mergeCursors over a minimal cursor (level 0's in-memory arrays), and FileMerge over record positions in read buffers
-// (levels ≥ 1, in worker threads; the hot path, so it copies runs of records instead of one view per record). Both
-// take the same decisions through the same KindOps; test/merge.test.ts checks they write the same records.
+// Two-way merges of sorted buckets (spec §4) and fresh buckets from a ledger's batch (§4.5). The walk is written three
+// times: mergeCursors over a minimal cursor (level 0's in-memory arrays); the WebAssembly loop of merge-loop.ts over
+// the records in its read buffers (file merges of levels ≥ 1, in worker threads: the hot path); and FileMerge, its
+// JavaScript twin for pre-11 buckets and records too large for the loop's buffers. All take their decisions from the
+// same KindOps (the loop through a table built from it); test/merge.test.ts checks they write the same records.
 import { LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
 import {
   type BucketFile,
@@ -126,7 +127,11 @@ let loopCreated = false;
 function takeLoop(): MergeLoop | undefined {
   if (!loopCreated) {
     loopCreated = true;
-    idleLoop = new MergeLoop();
+    try {
+      idleLoop = new MergeLoop();
+    } catch {
+      // No WebAssembly memory to be had (an embedder without wasm, or none left): FileMerge does the work.
+    }
   }
   const loop = idleLoop;
   idleLoop = undefined;
