@@ -1,0 +1,17 @@
+// @strata/base: what every Strata package shares, written once. No runtime dependencies; the lowest layer.
+import './webassembly.js';
+
+export { AssertionError, assert, unreachable } from './assert.js';
+export {
+  AtomicFile,
+  AtomicFileSync,
+  atomicTempPath,
+  type CommitOptions,
+  fsyncDirectory,
+  fsyncDirectorySync,
+  isAtomicTempName,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from './atomic-file.js';
+export { type ErrorContext, formatErrorMessage, isErrnoError, StrataError } from './strata-error.js';
+export { spawnWorker } from './worker.js';

@@ -1,0 +1,41 @@
+// spawnWorker: a worker beside its caller runs from .ts sources in the workspace and from .js when built.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { tempDir } from '@strata/test-kit';
+import { describe, expect, it } from 'vitest';
+import { spawnWorker } from '../src/index.js';
+
+async function ask(worker: Worker, message: unknown): Promise<unknown> {
+  try {
+    return await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage(message);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+describe('spawnWorker', () => {
+  it('runs the .ts entry beside a caller that runs from source, with workerData', async () => {
+    const callerUrl = new URL('./workers/caller.ts', import.meta.url).href;
+    const reply = await ask(spawnWorker(callerUrl, 'echo-worker', { workerData: { n: 7 } }), 'hello');
+    expect(reply).toEqual({ message: 'hello', workerData: { n: 7 }, from: 'ts' });
+  });
+
+  it('runs the .js entry beside a caller that runs from dist', async () => {
+    const dir = tempDir('base-worker');
+    writeFileSync(
+      join(dir, 'echo-worker.js'),
+      "import { parentPort, workerData } from 'node:worker_threads';\n" +
+        "parentPort.on('message', (message) => parentPort.postMessage({ message, workerData, from: 'js' }));\n",
+    );
+    copyFileSync(new URL('./workers/echo-worker.ts', import.meta.url), join(dir, 'echo-worker.ts'));
+    const callerUrl = pathToFileURL(join(dir, 'caller.js')).href;
+    const reply = await ask(spawnWorker(callerUrl, 'echo-worker', { workerData: 'w' }), 1);
+    expect(reply).toEqual({ message: 1, workerData: 'w', from: 'js' });
+  });
+});
