@@ -11,3 +11,4 @@ export {
 export { propertyParams } from './property.js';
 export { seededRandom } from './random.js';
 export { tempDir, withTempDir } from './temp-dir.js';
+export { expectWasmModuleInSync } from './wasm-drift.js';
