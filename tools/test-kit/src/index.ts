@@ -1,6 +1,7 @@
 // Test helpers shared by every Strata package. Private: used by tests, never by published code.
 export type { ChildDeadlineJob } from './child-deadline.js';
 export { runChildWithDeadline } from './child-deadline.js';
+export { type ErrorClass, errorOf, hex, rejectionOf } from './errors.js';
 export {
   describeWithFixtures,
   fixturePath,
