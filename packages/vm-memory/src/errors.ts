@@ -17,11 +17,18 @@ export const VmMemoryErrorCode = {
   CLOSED: 'CLOSED',
   /** A wasm binary that cannot be parsed, has several or 64-bit or shared memories, or needs more initial pages. */
   BAD_MODULE: 'BAD_MODULE',
+  /**
+   * A contract through which a reference (funcref, externref or any other reference type) could outlive its
+   * execution: an exported function returning one, an imported function, tag or mutable global receiving one, an
+   * imported table. Refused by `prepare` (and any reference result by `run`), because a kept guest function writes
+   * into its pooled memory after the reset, where the next tenant reads it.
+   */
+  REFERENCE_ESCAPE: 'REFERENCE_ESCAPE',
 } as const;
 export type VmMemoryErrorCode = (typeof VmMemoryErrorCode)[keyof typeof VmMemoryErrorCode];
 
 export interface VmMemoryErrorContext {
-  /** The option, argument or binary field concerned, e.g. `maximumPages` or `import section`. */
+  /** The option, argument or binary field concerned, e.g. `maximumPages`, `import section` or `export "run"`. */
   field?: string;
   /** Byte offset in a wasm binary. */
   offset?: number;
@@ -50,5 +57,36 @@ export class VmMemoryError extends Error {
     this.field = context.field;
     this.offset = context.offset;
     this.strategy = context.strategy;
+  }
+}
+
+/** INVALID_ARGUMENT for `field`. */
+export function invalidArgument(field: string, detail: string): VmMemoryError {
+  return new VmMemoryError('INVALID_ARGUMENT', detail, { field });
+}
+
+/**
+ * A caller's value for an error message. Never converts objects or symbols to strings (a template literal throws a
+ * TypeError for a symbol or an object without a prototype, and runs the object's own `toString`).
+ */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    case 'bigint':
+      return `${value}n`;
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return String(value);
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+    default:
+      if (value instanceof ArrayBuffer) return 'an ArrayBuffer';
+      return ArrayBuffer.isView(value) ? 'an ArrayBuffer view' : 'an object';
   }
 }

@@ -13,6 +13,7 @@ export type { RangeList } from './ranges.js';
 export type {
   ContractRunnerOptions,
   ExecutionContext,
+  ExecutionResult,
   HostImports,
   PreparedContract,
   RunnerStats,

@@ -4,7 +4,7 @@
 // Works unprivileged on Linux >= 4.2: the flag bits read here are not privilege-gated (only the PFN bits are).
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { VmMemoryError } from './errors.js';
+import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
 import type { RangeList } from './ranges.js';
 import { Wasm, type WasmMemory, type WasmMemoryDescriptor } from './wasm-api.js';
 
@@ -68,6 +68,8 @@ export function decodePagemapEntry(entry: bigint): {
   exclusive: boolean;
   softDirty: boolean;
 } {
+  if (typeof entry !== 'bigint' || entry < 0n || entry >= 1n << 64n)
+    throw invalidArgument('entry', `must be a bigint in 0..2^64 - 1 (one pagemap entry), got ${describeValue(entry)}`);
   const bit = (n: number) => ((entry >> BigInt(n)) & 1n) === 1n;
   return {
     present: bit(PAGEMAP_BIT.present),

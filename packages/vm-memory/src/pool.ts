@@ -3,8 +3,17 @@
 // a memory of the wrong size is retired, any reset error retires, verification failures retire; so the next tenant
 // always gets exactly `initial` pages, all zero, and nobody else holds the lease.
 
+import {
+  booleanOption,
+  choiceOption,
+  countOption,
+  customStrategy,
+  dirtyPagesOptions,
+  optionsObject,
+  poolShape,
+} from './arguments.js';
 import { assert } from './assert.js';
-import { VmMemoryError } from './errors.js';
+import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
 import {
   type BackendInfo,
   type DirtyPagesOptions,
@@ -18,8 +27,6 @@ import { Wasm, type WasmMemory, type WasmMemoryDescriptor } from './wasm-api.js'
 import { firstNonZero } from './zero-check.js';
 
 export const WASM_PAGE_SIZE = 65536;
-/** The largest 32-bit memory, in wasm pages (4 GiB). */
-export const MAX_WASM_PAGES = 65536;
 
 /** Options of a pool; only the shape is required. */
 export interface MemoryPoolOptions {
@@ -113,14 +120,17 @@ export interface TestHooks {
 
 const leaseSlots = new WeakMap<MemoryLease, Slot>();
 const leasePools = new WeakMap<MemoryLease, MemoryPool>();
+/** Only the pool creates leases: a lease made with `new MemoryLease` would hand out whatever it was given. */
+const LEASE_TOKEN: unique symbol = Symbol('@strata/vm-memory lease');
 
 /**
  * Exclusive use of one memory until released. After release every accessor throws LEASE_REVOKED; views and
  * Instances created from the memory must not be kept past release either (the pool cannot revoke those).
  */
 export class MemoryLease {
-  /** @internal */
-  constructor(pool: MemoryPool, slot: Slot) {
+  /** @internal Leases come from `pool.acquire()`; anything else throws INVALID_ARGUMENT. */
+  constructor(token: typeof LEASE_TOKEN, pool: MemoryPool, slot: Slot) {
+    if (token !== LEASE_TOKEN) throw invalidArgument('MemoryLease', 'leases come from pool.acquire()');
     leaseSlots.set(this, slot);
     leasePools.set(this, pool);
   }
@@ -198,43 +208,43 @@ export class MemoryPool {
 
   /** Probes the machine and self-tests the strategy (a few hundred microseconds; see `stats().selfTest`). */
   constructor(options: MemoryPoolOptions & { [TEST_HOOKS]?: TestHooks }) {
-    const { initialPages, maximumPages } = options;
-    if (!Number.isInteger(initialPages) || initialPages < 1 || initialPages > MAX_WASM_PAGES)
-      throw invalid('initialPages', `must be an integer in 1..${MAX_WASM_PAGES}, got ${initialPages}`);
-    if (!Number.isInteger(maximumPages) || maximumPages < initialPages || maximumPages > MAX_WASM_PAGES)
-      throw invalid('maximumPages', `must be an integer in initialPages..${MAX_WASM_PAGES}, got ${maximumPages}`);
+    // Every option is checked before anything is allocated (callers from plain JS pass anything).
+    const given = optionsObject(options, 'options', false);
+    const { initialPages, maximumPages } = poolShape(given.initialPages, given.maximumPages);
     this.initialPages = initialPages;
     this.maximumPages = maximumPages;
     this.byteLength = initialPages * WASM_PAGE_SIZE;
-    this.maxIdle = countOption(options.maxIdle, 4, 'maxIdle', 0);
-    this.maxTotal = countOption(options.maxTotal, 64, 'maxTotal', 1);
-    this.whenExhausted = options.whenExhausted ?? 'throw';
-    if (this.whenExhausted !== 'throw' && this.whenExhausted !== 'unpooled')
-      throw invalid('whenExhausted', `must be 'throw' or 'unpooled'`);
+    this.maxIdle = countOption(given.maxIdle, 4, 'maxIdle', 0);
+    this.maxTotal = countOption(given.maxTotal, 64, 'maxTotal', 1);
+    this.whenExhausted = choiceOption(given.whenExhausted, ['throw', 'unpooled'] as const, 'throw', 'whenExhausted');
     this.keepResidentBytes = countOption(
-      options.keepResidentBytes,
+      given.keepResidentBytes,
       Math.max(2 * this.byteLength, 16 << 20),
       'keepResidentBytes',
       0,
     );
-    this.verify = options.verify ?? 'sample';
-    if (!['always', 'sample', 'off'].includes(this.verify)) throw invalid('verify', `must be always, sample or off`);
-    this.verifyEvery = countOption(options.verifyEvery, 1024, 'verifyEvery', 1);
+    this.verify = choiceOption(given.verify, ['always', 'sample', 'off'] as const, 'sample', 'verify');
+    this.verifyEvery = countOption(given.verifyEvery, 1024, 'verifyEvery', 1);
     this.hooks = options[TEST_HOOKS] ?? {};
+    const dirtyPages = dirtyPagesOptions(given.dirtyPages);
 
-    const requested = options.strategy ?? 'auto';
-    if (typeof requested === 'object') {
-      this.strategy = requested;
-      this.requestedStrategy = requested.name;
+    const requested = given.strategy;
+    if (typeof requested === 'object' && requested !== null) {
+      this.strategy = customStrategy(requested);
+      this.requestedStrategy = this.strategy.name;
       this.backend = undefined;
       this.selfTestReport = undefined;
       return;
     }
-    if (!['auto', 'dirty-pages', 'decommit', 'zero-all', 'fresh'].includes(requested))
-      throw invalid('strategy', `unknown strategy ${String(requested)}`);
-    const resolved = resolveStrategy(requested, this.descriptor(), options.dirtyPages ?? {}, this.hooks.probe);
+    const named = choiceOption(
+      requested,
+      ['auto', 'dirty-pages', 'decommit', 'zero-all', 'fresh'] as const,
+      'auto',
+      'strategy',
+    );
+    const resolved = resolveStrategy(named, this.descriptor(), dirtyPages, this.hooks.probe);
     this.strategy = resolved.strategy;
-    this.requestedStrategy = requested;
+    this.requestedStrategy = named;
     this.backend = resolved.backend;
     this.selfTestReport = resolved.selfTest;
     if (resolved.testedMemory !== undefined && this.maxIdle > 0) {
@@ -274,7 +284,7 @@ export class MemoryPool {
     this.inUse++;
     if (!slot.unpooled) this.inUsePooled++;
     this.peakInUse = Math.max(this.peakInUse, this.inUse);
-    return new MemoryLease(this, slot);
+    return new MemoryLease(LEASE_TOKEN, this, slot);
   }
 
   /**
@@ -283,7 +293,8 @@ export class MemoryPool {
    * was already released; a failed reset is never thrown, it is counted in `stats().retirements`.
    */
   release(lease: MemoryLease): void {
-    if (leasePools.get(lease) !== this) throw invalid('lease', 'the lease belongs to another pool');
+    if (leasePools.get(lease) !== this)
+      throw invalidArgument('lease', `must be a lease of this pool, got ${describeLease(lease)}`);
     const slot = leaseSlots.get(lease);
     if (slot === undefined) throw new VmMemoryError('LEASE_REVOKED', 'the lease was already released');
     leaseSlots.delete(lease);
@@ -338,9 +349,10 @@ export class MemoryPool {
    */
   prewarm(count: number): number {
     if (this.closed) throw new VmMemoryError('CLOSED', 'the pool is closed');
-    if (!Number.isInteger(count) || count < 0) throw invalid('count', `must be a non-negative integer, got ${count}`);
+    if (count === undefined) throw invalidArgument('count', 'must be an integer >= 0, got undefined');
+    const wanted = countOption(count, 0, 'count', 0);
     let added = 0;
-    while (this.idle.length < Math.min(count, this.maxIdle) && this.idle.length + this.inUsePooled < this.maxTotal) {
+    while (this.idle.length < Math.min(wanted, this.maxIdle) && this.idle.length + this.inUsePooled < this.maxTotal) {
       // Cold memories go under the warm ones: LIFO reuse keeps preferring memories whose pages are resident.
       this.idle.unshift(this.allocate());
       added++;
@@ -354,14 +366,16 @@ export class MemoryPool {
    * resident pages when the strategy cannot decommit.
    */
   trim(options: { maxIdle?: number; decommit?: boolean } = {}): TrimResult {
-    const keep = countOption(options.maxIdle, 0, 'maxIdle', 0);
+    const given = optionsObject(options, 'options', true);
+    const keep = countOption(given.maxIdle, 0, 'maxIdle', 0);
+    const decommit = booleanOption(given.decommit, true, 'decommit');
     const result: TrimResult = { retired: 0, decommitted: 0 };
     while (this.idle.length > keep) {
       this.idle.shift();
       this.retire('trimmed');
       result.retired++;
     }
-    if (options.decommit ?? true) {
+    if (decommit) {
       for (let index = this.idle.length - 1; index >= 0; index--) {
         const slot = this.idle[index]!;
         if (slot.residentBytes === 0) continue;
@@ -483,13 +497,6 @@ export class MemoryPool {
   }
 }
 
-function invalid(field: string, detail: string): VmMemoryError {
-  return new VmMemoryError('INVALID_ARGUMENT', detail, { field });
-}
-
-function countOption(value: number | undefined, fallback: number, field: string, min: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) || value === Number.POSITIVE_INFINITY) || value < min)
-    throw invalid(field, `must be an integer >= ${min}, got ${value}`);
-  return value;
+function describeLease(lease: unknown): string {
+  return lease instanceof MemoryLease ? "another pool's lease" : describeValue(lease);
 }

@@ -2,7 +2,9 @@
 // under another name or with limits the pool's memories do not satisfy, becomes one imported `env.memory` with the
 // pool's limits. Only the import and memory sections are rewritten; every other section is copied byte for byte
 // (memory index 0 keeps meaning the one memory, so data segments, loads, stores and exports are unchanged).
+// The section, name and import readers are shared with wasm-interface.ts (what crosses the host boundary).
 // Binary format: https://webassembly.github.io/spec/core/binary/modules.html
+import { optionsObject, poolShape, wasmCode } from './arguments.js';
 import { VmMemoryError } from './errors.js';
 
 const MAGIC_AND_VERSION = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -10,11 +12,11 @@ const SECTION_CUSTOM = 0;
 const SECTION_TYPE = 1;
 const SECTION_IMPORT = 2;
 const SECTION_MEMORY = 5;
-const IMPORT_FUNC = 0x00;
-const IMPORT_TABLE = 0x01;
+export const IMPORT_FUNC = 0x00;
+export const IMPORT_TABLE = 0x01;
 const IMPORT_MEMORY = 0x02;
-const IMPORT_GLOBAL = 0x03;
-const IMPORT_TAG = 0x04;
+export const IMPORT_GLOBAL = 0x03;
+export const IMPORT_TAG = 0x04;
 const LIMITS_HAS_MAX = 0x01;
 const LIMITS_SHARED = 0x02;
 const LIMITS_64 = 0x04;
@@ -73,7 +75,7 @@ export function encodeU32(value: number): number[] {
   return out;
 }
 
-interface Section {
+export interface Section {
   id: number;
   /** Offset of the section's id byte. */
   header: number;
@@ -82,11 +84,13 @@ interface Section {
   end: number;
 }
 
-interface ImportEntry {
+export interface ImportEntry {
   /** Bounds of the whole entry in the original binary. */
   start: number;
   end: number;
   kind: number;
+  /** Offset of what follows the kind byte (type index, table type, limits, global type, tag type). */
+  descriptor: number;
   module: string;
   name: string;
   memory?: { minimum: number; maximum: number | undefined };
@@ -94,11 +98,11 @@ interface ImportEntry {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function bad(detail: string, offset?: number): VmMemoryError {
+export function bad(detail: string, offset?: number): VmMemoryError {
   return new VmMemoryError('BAD_MODULE', detail, offset === undefined ? {} : { offset });
 }
 
-function readSections(code: Uint8Array): Section[] {
+export function readSections(code: Uint8Array): Section[] {
   for (let index = 0; index < MAGIC_AND_VERSION.length; index++)
     if (code[index] !== MAGIC_AND_VERSION[index]) throw bad('not a WebAssembly 1.0 binary (magic or version)', 0);
   const sections: Section[] = [];
@@ -114,7 +118,7 @@ function readSections(code: Uint8Array): Section[] {
   return sections;
 }
 
-function readName(code: Uint8Array, offset: number, field: string): { value: string; next: number } {
+export function readName(code: Uint8Array, offset: number, field: string): { value: string; next: number } {
   const length = readU32(code, offset, `${field} length`);
   const end = length.next + length.value;
   if (end > code.length) throw bad(`truncated ${field}`, offset);
@@ -150,7 +154,7 @@ function skipValueType(code: Uint8Array, offset: number): number {
   return offset + 1;
 }
 
-function readImports(code: Uint8Array, section: Section): ImportEntry[] {
+export function readImports(code: Uint8Array, section: Section): ImportEntry[] {
   const count = readU32(code, section.start, 'import count');
   const entries: ImportEntry[] = [];
   let offset = count.next;
@@ -159,7 +163,8 @@ function readImports(code: Uint8Array, section: Section): ImportEntry[] {
     const module = readName(code, offset, 'import module name');
     const name = readName(code, module.next, 'import name');
     const kind = code[name.next];
-    offset = name.next + 1;
+    const descriptor = name.next + 1;
+    offset = descriptor;
     let memory: ImportEntry['memory'];
     switch (kind) {
       case IMPORT_FUNC:
@@ -189,7 +194,7 @@ function readImports(code: Uint8Array, section: Section): ImportEntry[] {
         throw bad(`unknown import kind ${kind}`, name.next);
     }
     if (offset > section.end) throw bad('import entry runs past its section', start);
-    const entry: ImportEntry = { start, end: offset, kind, module: module.value, name: name.value };
+    const entry: ImportEntry = { start, end: offset, kind, descriptor, module: module.value, name: name.value };
     if (memory !== undefined) entry.memory = memory;
     entries.push(entry);
   }
@@ -212,7 +217,7 @@ function readDefinedMemories(code: Uint8Array, section: Section): { minimum: num
 
 /** The memory a module declares (throws BAD_MODULE for several memories or an unparseable binary). */
 export function inspectMemory(code: Uint8Array): ModuleMemory {
-  const sections = readSections(code);
+  const sections = readSections(wasmCode(code));
   const memories: ModuleMemory[] = [];
   for (const section of sections) {
     if (section.id === SECTION_IMPORT) {
@@ -248,6 +253,8 @@ export function standardizeMemory(
   code: Uint8Array,
   limits: MemoryLimits,
 ): { bytes: Uint8Array; rewritten: boolean; memory: ModuleMemory } {
+  const given = optionsObject(limits, 'limits', false);
+  poolShape(given.initialPages, given.maximumPages);
   const memory = inspectMemory(code);
   if (memory.kind !== 'none' && memory.minimum > limits.initialPages)
     throw bad(`the module needs ${memory.minimum} initial pages, the pool gives ${limits.initialPages}`);

@@ -3,7 +3,25 @@
 import { readFileSync } from 'node:fs';
 import wabtInit from 'wabt';
 
-export type ContractName = 'workload' | 'own-memory' | 'data-segment' | 'no-memory';
+/** Contracts that try to hand a reference out of their execution, one way each (test/contracts/escape-*.wat). */
+export const ESCAPE_CONTRACTS = [
+  'escape-return-funcref',
+  'escape-return-externref',
+  'escape-return-many',
+  'escape-import-param',
+  'escape-imported-table',
+  'escape-imported-global',
+  'escape-imported-tag',
+] as const;
+export type EscapeContract = (typeof ESCAPE_CONTRACTS)[number];
+
+export type ContractName =
+  | 'workload'
+  | 'own-memory'
+  | 'data-segment'
+  | 'no-memory'
+  | 'references-inside'
+  | EscapeContract;
 
 const cache = new Map<ContractName, Uint8Array>();
 let wabt: Awaited<ReturnType<typeof wabtInit>> | undefined;
@@ -18,7 +36,8 @@ export async function compileContract(name: ContractName): Promise<Uint8Array> {
   const cached = cache.get(name);
   if (cached !== undefined) return cached;
   wabt ??= await wabtInit();
-  const module = wabt.parseWat(`${name}.wat`, contractSource(name));
+  // Reference types and multi-value are on by default; exceptions (escape-imported-tag) are not.
+  const module = wabt.parseWat(`${name}.wat`, contractSource(name), { exceptions: true });
   try {
     module.validate();
     const bytes = new Uint8Array(module.toBinary({}).buffer);

@@ -7,6 +7,10 @@
 //  3. (1) and (2) hold whatever the previous tenants did: guest stores, bulk fills, sparse touches, stores to the last
 //     byte (also after growing), host writes into guest memory, active data segments, growth by 0, 1 or 2 pages from
 //     wasm or JS, traps and host exceptions in the middle of an execution, executions through the ContractRunner.
+//  3a. ...and whatever the caller kept of earlier executions through the runner and writes through after their
+//     release: a guest function the export returned (alone or among several values), an externref handed back, a
+//     guest function passed to an import, stored into an imported table or mutable global, an exception payload of
+//     an imported tag, a view of the memory or the ExecutionContext a host function kept (test/contracts/escape-*).
 //  4. ...and whatever happened to the pool in between: leases held across other executions, prewarm, trim with and
 //     without decommit, exhaustion (throwing or handing out unpooled memories).
 //  5. A memory is never leased twice at once, and a released lease's accessors throw LEASE_REVOKED.
@@ -17,15 +21,26 @@
 // Negative controls (the checker must be able to fail): the same property FAILS for a reset that trusts a
 // guest-reported extent, for a pool that keeps grown memories, and for a reset through a view captured before the
 // execution (detached by memory.grow(0), so it silently resets nothing). With verify: 'always' the pool itself
-// catches the stale-view reset and retires the memories instead.
+// catches the stale-view reset and retires the memories instead. It FAILS for a runner that passes references
+// through (the breach of issue 15, which `verifyFailures` never saw), for one that checks only results (the
+// imports, tables, globals and tags of the escape contracts still leak), and for one that leaves kept views of the
+// memory attached.
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadNative } from '../src/native.js';
 import { MemoryPool, type MemoryPoolOptions, TEST_HOOKS, type TestHooks } from '../src/pool.js';
+import { ContractRunner, type RunnerTestHooks } from '../src/runner.js';
 import type { ResetOutcome, ResetStrategy, ResetTarget } from '../src/strategies.js';
 import { Wasm, type WasmMemoryDescriptor } from '../src/wasm-api.js';
-import { type GuestReport, loadContracts, type PoolOp, runSequence, sequenceArb } from './isolation.js';
+import {
+  type EscapeRoute,
+  type GuestReport,
+  loadContracts,
+  type PoolOp,
+  runSequence,
+  sequenceArb,
+} from './isolation.js';
 
 const SHAPE = { initialPages: 4, maximumPages: 6 };
 const native = loadNative().binding !== undefined;
@@ -96,11 +111,17 @@ function makePool(config: Config, settings: PoolSettings): MemoryPool {
   return new MemoryPool(options);
 }
 
-/** The property, over any pool factory: no violation for any sequence. */
-function isolationProperty(make: (settings: PoolSettings) => { pool: MemoryPool; report?: GuestReport }) {
+interface Harness {
+  pool: MemoryPool;
+  report?: GuestReport;
+  runner?: (pool: MemoryPool) => ContractRunner;
+}
+
+/** The property, over any pool (and runner) factory: no violation for any sequence. */
+function isolationProperty(make: (settings: PoolSettings) => Harness) {
   return fc.property(poolSettingsArb, sequenceArb, (settings, ops: PoolOp[]) => {
-    const { pool, report } = make(settings);
-    const violations = runSequence(pool, ops, report);
+    const { pool, ...options } = make(settings);
+    const violations = runSequence(pool, ops, options);
     if (violations.length > 0) throw new Error(violations.slice(0, 5).join('\n'));
     if (pool.stats().verifyFailures !== 0) throw new Error('verification failed');
   });
@@ -168,9 +189,7 @@ class StaleViewStrategy implements ResetStrategy {
   }
 }
 
-function brokenFails(
-  make: (settings: PoolSettings) => { pool: MemoryPool; report?: GuestReport },
-): fc.RunDetails<[PoolSettings, PoolOp[]]> {
+function brokenFails(make: (settings: PoolSettings) => Harness): fc.RunDetails<[PoolSettings, PoolOp[]]> {
   return fc.check(isolationProperty(make), propertyParams({ numRuns: 200 }));
 }
 
@@ -230,5 +249,60 @@ describe('negative controls: the checker catches broken resets', () => {
       propertyParams({ numRuns: 100 }),
     );
     expect(verifyFailures).toBeGreaterThan(0);
+  });
+});
+
+/** A pool that reuses memories, with a runner built with `hooks`. */
+function runnerHarness(maxIdle: number, hooks: RunnerTestHooks): Harness {
+  return {
+    pool: new MemoryPool({ ...SHAPE, strategy: 'zero-all', maxIdle: Math.max(1, maxIdle), verify: 'always' }),
+    runner: (pool) => new ContractRunner(pool, { [TEST_HOOKS]: hooks }),
+  };
+}
+
+/** The escape routes in a (shrunk) counterexample. */
+function escapeRoutes(result: fc.RunDetails<[PoolSettings, PoolOp[]]>): EscapeRoute[] {
+  const ops = result.counterexample?.[1] ?? [];
+  return ops.flatMap((op) => (op.kind === 'escape' ? [op.route] : []));
+}
+
+describe('negative controls: the checker catches references that outlive their execution', () => {
+  it('a runner that passes references through leaks (issue 15), and verification never sees it', () => {
+    const result = brokenFails((settings) => runnerHarness(settings.maxIdle, { referenceChecks: 'off' }));
+    expect(result.failed).toBe(true);
+    expect(String(result.errorInstance)).toMatch(/previous data|differ/);
+    expect(escapeRoutes(result).length).toBeGreaterThan(0);
+  });
+
+  it('issue 15 as reported: a returned funcref writes after the reset, and verifyFailures stays 0', () => {
+    const leak: PoolOp[] = [{ kind: 'escape', route: 'escape-return-funcref', at: 0.5 }];
+    const broken = runnerHarness(1, { referenceChecks: 'off' });
+    expect(runSequence(broken.pool, leak, broken)).toContain(
+      `final acquire 0: previous data at ${SHAPE.initialPages * 32768}`,
+    );
+    expect(broken.pool.stats()).toMatchObject({ verifyFailures: 0 });
+    const fixed = runnerHarness(1, {});
+    expect(runSequence(fixed.pool, leak, fixed)).toEqual([]);
+  });
+
+  it('a runner that checks only results leaks through imports, tables, globals and tags', () => {
+    const result = brokenFails((settings) => runnerHarness(settings.maxIdle, { referenceChecks: 'results-only' }));
+    expect(result.failed).toBe(true);
+    expect(String(result.errorInstance)).toMatch(/previous data|differ/);
+    // Only these leak when results are checked: a counterexample has one (shrinking may leave refused ones too).
+    const throughImports = [
+      'escape-import-param',
+      'escape-imported-table',
+      'escape-imported-global',
+      'escape-imported-tag',
+    ];
+    expect(escapeRoutes(result).some((route) => throughImports.includes(route))).toBe(true);
+  });
+
+  it('a runner that leaves kept views attached leaks through them', () => {
+    const result = brokenFails((settings) => runnerHarness(settings.maxIdle, { keepViews: true }));
+    expect(result.failed).toBe(true);
+    expect(String(result.errorInstance)).toMatch(/previous data|differ/);
+    expect(escapeRoutes(result)).toContain('kept-view');
   });
 });

@@ -2,14 +2,16 @@
 // through a sequence of operations with real wasm tenants and reports every way the next tenant could tell that
 // someone used the memory before it. It checks through the tenant's own eyes (a new Instance calling `size` and
 // `firstNonZero`) and independently of the pool (a SHA-256 of the whole buffer against a fresh memory's), so a
-// reset that trusts the wrong thing cannot also fool the check.
+// reset that trusts the wrong thing cannot also fool the check. Tenants run by the ContractRunner also try to hand
+// a reference out of their execution (test/contracts/escape-*.wat, kept views and contexts); the caller then writes
+// through whatever it got, after the release, as a careless or hostile host would.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { VmMemoryError } from '../src/errors.js';
 import type { MemoryLease, MemoryPool } from '../src/pool.js';
 import { ContractRunner, type ExecutionContext } from '../src/runner.js';
 import { Wasm, type WasmModule } from '../src/wasm-api.js';
-import { compileContract, type WorkloadExports } from './contracts.js';
+import { compileContract, ESCAPE_CONTRACTS, type EscapeContract, type WorkloadExports } from './contracts.js';
 
 /** One way a tenant writes into its memory. Addresses are fractions of the memory so they scale with any shape. */
 export type Write =
@@ -28,8 +30,15 @@ export interface Execution {
   ending: Ending;
 }
 
+/**
+ * A way a tenant run by the runner tries to leave a reference behind: one of the escape contracts, or a host
+ * function that keeps a view of the memory or the ExecutionContext. `at` places the caller's later write.
+ */
+export type EscapeRoute = EscapeContract | 'kept-view' | 'kept-context';
+
 export type PoolOp =
   | { kind: 'execute'; execution: Execution }
+  | { kind: 'escape'; route: EscapeRoute; at: number }
   | { kind: 'run'; call: 'touch' | 'hostWrite' | 'trapAfter' | 'hostFailAfter'; pages: number }
   | { kind: 'hold' }
   | { kind: 'release-held'; index: number }
@@ -45,6 +54,7 @@ interface Contracts {
   workload: WasmModule;
   dataSegment: WasmModule;
   workloadCode: Uint8Array;
+  escapes: Map<EscapeContract, Uint8Array>;
 }
 
 let contracts: Contracts | undefined;
@@ -52,10 +62,13 @@ let contracts: Contracts | undefined;
 /** Compiles the contracts once (call in beforeAll). */
 export async function loadContracts(): Promise<void> {
   const workloadCode = await compileContract('workload');
+  const escapes = new Map<EscapeContract, Uint8Array>();
+  for (const name of ESCAPE_CONTRACTS) escapes.set(name, await compileContract(name));
   contracts = {
     workloadCode,
     workload: new Wasm.Module(workloadCode),
     dataSegment: new Wasm.Module(await compileContract('data-segment')),
+    escapes,
   };
 }
 
@@ -119,6 +132,14 @@ export const poolOpArb: fc.Arbitrary<PoolOp> = fc.oneof(
       kind: fc.constant('run' as const),
       call: fc.constantFrom('touch' as const, 'hostWrite' as const, 'trapAfter' as const, 'hostFailAfter' as const),
       pages: fc.integer({ min: 1, max: 8 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('escape' as const),
+      route: fc.constantFrom<EscapeRoute>(...ESCAPE_CONTRACTS, 'kept-view', 'kept-context'),
+      at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'hold' as const }) },
@@ -251,6 +272,82 @@ function execute(lease: MemoryLease, execution: Execution): number {
   return reported;
 }
 
+/** The parts of the WebAssembly JS API the escape attempts use beyond wasm-api.ts (lib.dom is not loaded). */
+const WasmExtras = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Table: new (descriptor: { element: 'anyfunc'; initial: number }) => { get(index: number): unknown };
+      Global: new (descriptor: { value: 'anyfunc'; mutable: true }, value: null) => { value: unknown };
+      Tag: new (descriptor: { parameters: 'externref'[] }) => object;
+      Exception: abstract new (...args: never[]) => { getArg(tag: object, index: number): unknown };
+    };
+  }
+).WebAssembly;
+
+/** A write the caller can still do after an execution, through something it kept. */
+type KeptWrite = (address: number) => void;
+
+/**
+ * Runs one escape route through `runner` with a host that keeps everything it is handed (a returned value, a
+ * function passed to an import, the table, global or exception payload it gave the guest, a view, the context) and
+ * adds to `kept` the writes that what it kept allows. Throws what the runner throws (REFERENCE_ESCAPE when it
+ * refuses the contract).
+ */
+function attemptEscape(runner: ContractRunner, route: EscapeRoute, kept: KeptWrite[]): void {
+  const keep = (value: unknown): void => {
+    if (typeof value === 'function') {
+      const guestFunction = value as (address: number, value: number) => void;
+      kept.push((address) => guestFunction(address, SECRET));
+    } else if (value instanceof Wasm.Memory) {
+      kept.push((address) => {
+        new Uint8Array(value.buffer)[address] = SECRET;
+      });
+    } else if (Array.isArray(value)) {
+      for (const item of value) keep(item);
+    }
+  };
+  if (route === 'kept-view' || route === 'kept-context') {
+    runner.run(must().workloadCode, 'hostWrite', [0, 1, 1], (context) => ({
+      env: {
+        host_write() {
+          if (route === 'kept-view') {
+            const view = context.bytes();
+            kept.push((address) => {
+              view[address] = SECRET; // a detached view has length 0: the write goes nowhere
+            });
+          } else {
+            kept.push((address) => {
+              try {
+                context.bytes()[address] = SECRET;
+              } catch (error) {
+                if (!(error instanceof VmMemoryError) || error.code !== 'LEASE_REVOKED') throw error;
+              }
+            });
+          }
+        },
+        host_fail() {},
+      },
+    }));
+    return;
+  }
+  const tag = new WasmExtras.Tag({ parameters: ['externref'] });
+  const table = new WasmExtras.Table({ element: 'anyfunc', initial: 1 });
+  const slot = new WasmExtras.Global({ value: 'anyfunc', mutable: true }, null);
+  // One host for every escape contract (instantiation ignores what a module does not import).
+  const imports = (context: ExecutionContext) => ({
+    env: { handle: () => context.memory, register: keep, tag, table, slot },
+  });
+  try {
+    keep(runner.run(must().escapes.get(route)!, 'leak', [], imports));
+  } catch (error) {
+    if (!(error instanceof WasmExtras.Exception)) throw error;
+    keep(error.getArg(tag, 0));
+  } finally {
+    keep(table.get(0));
+    keep(slot.value);
+  }
+}
+
 function expectThrow(body: () => void, matches: (error: unknown) => boolean): void {
   try {
     body();
@@ -265,11 +362,18 @@ function expectThrow(body: () => void, matches: (error: unknown) => boolean): vo
  * Drives `pool` through `ops` and returns every violation of the isolation properties: each acquired memory is
  * `initial` pages and all zero, no memory is leased twice at once, released leases are revoked, and stats add up.
  */
-export function runSequence(pool: MemoryPool, ops: readonly PoolOp[], report?: GuestReport): string[] {
+export function runSequence(
+  pool: MemoryPool,
+  ops: readonly PoolOp[],
+  options: { report?: GuestReport; runner?: (pool: MemoryPool) => ContractRunner } = {},
+): string[] {
+  const { report } = options;
   const violations: string[] = [];
   const held: MemoryLease[] = [];
   const leasedMemories = new Set<unknown>();
-  const runner = new ContractRunner(pool);
+  const runner = options.runner?.(pool) ?? new ContractRunner(pool);
+  /** What the caller kept of earlier executions (nothing, unless the runner let a reference escape). */
+  const kept: KeptWrite[] = [];
   const acquire = (label: string): MemoryLease | undefined => {
     let lease: MemoryLease;
     try {
@@ -329,6 +433,19 @@ export function runSequence(pool: MemoryPool, ops: readonly PoolOp[], report?: G
         }
         break;
       }
+      case 'escape': {
+        if (report !== undefined) report.extentBytes = 0; // the guest itself stores nothing
+        try {
+          attemptEscape(runner, op.route, kept);
+        } catch (error) {
+          const refused =
+            error instanceof VmMemoryError && (error.code === 'REFERENCE_ESCAPE' || error.code === 'POOL_EXHAUSTED');
+          if (!refused) throw error;
+        }
+        // After the release: whatever the caller kept writes into a memory the pool will hand to the next tenant.
+        for (const write of kept) write(Math.floor(op.at * pool.byteLength));
+        break;
+      }
       case 'hold': {
         const lease = acquire(label);
         if (lease !== undefined) {
@@ -352,6 +469,7 @@ export function runSequence(pool: MemoryPool, ops: readonly PoolOp[], report?: G
     }
   });
   for (const lease of held.splice(0)) release(lease, 100);
+  for (const write of kept) write(pool.byteLength - 1); // once more, now that every memory is idle
 
   // Every memory handed out after everything: drain the idle stack (and one new one) through the tenant check.
   const drained: MemoryLease[] = [];

@@ -1,13 +1,14 @@
 // MemoryPool behaviour: options, LIFO reuse, maxIdle, maxTotal (throw or unpooled), prewarm, trim, close, leases,
 // every retirement reason, reset paths and stats, the resident budget, and how 'auto' chooses and falls back.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VmMemoryError } from '../src/errors.js';
+import type { VmMemoryErrorCode } from '../src/errors.js';
 import { loadNative, type NativeBinding } from '../src/native.js';
 import { PagemapReader, PagemapScanner } from '../src/pagemap.js';
 import { MemoryPool, type MemoryPoolOptions, TEST_HOOKS, type TestHooks } from '../src/pool.js';
 import type { ResetOutcome, ResetStrategy, ResetTarget } from '../src/strategies.js';
 import { Wasm, type WasmMemory, type WasmModule } from '../src/wasm-api.js';
 import { compileContract, type WorkloadExports } from './contracts.js';
+import { expectVmError } from './expect-error.js';
 
 const SHAPE = { initialPages: 4, maximumPages: 8 };
 const BYTES = SHAPE.initialPages * 65536;
@@ -28,16 +29,7 @@ function tenant(memory: WasmMemory): WorkloadExports {
     .exports as unknown as WorkloadExports;
 }
 
-function expectCode(body: () => unknown, code: string): void {
-  try {
-    body();
-  } catch (error) {
-    expect(error).toBeInstanceOf(VmMemoryError);
-    expect((error as VmMemoryError).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected ${code}`);
-}
+const expectCode = (body: () => unknown, code: VmMemoryErrorCode) => void expectVmError(body, code);
 
 function isZero(memory: WasmMemory): boolean {
   return new Uint8Array(memory.buffer).every((byte) => byte === 0);

@@ -1,33 +1,45 @@
 // ContractRunner and the prepare step: the compile cache keyed by code hash, the memory rewrite (a module's own
 // memory, a memory imported under another name or with other limits, no memory at all) with LEB128 handled exactly
 // (padded encodings in, minimal encodings out), modules that cannot be pooled, and release on every way an execution
-// can end: return, trap, host exception, failed instantiation, missing export.
+// can end: return, trap, host exception, failed instantiation, missing export. References never leave an
+// execution: contracts that could hand one out are refused at prepare (each way, test/contracts/escape-*.wat), a
+// reference result at run, views of the memory are detached at the end; the interface reader handles GC type forms.
+// Bad arguments to run are refused before a memory is leased.
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { VmMemoryError } from '../src/errors.js';
-import { MemoryPool } from '../src/pool.js';
-import { ContractRunner, type ExecutionContext } from '../src/runner.js';
+import { MemoryPool, TEST_HOOKS } from '../src/pool.js';
+import { ContractRunner, type ExecutionContext, type PreparedContract, type RunnerTestHooks } from '../src/runner.js';
 import { Wasm } from '../src/wasm-api.js';
 import { encodeU32, inspectMemory, readU32, standardizeMemory } from '../src/wasm-binary.js';
-import { compileContract } from './contracts.js';
+import { readModuleInterface } from '../src/wasm-interface.js';
+import { compileContract, ESCAPE_CONTRACTS, type EscapeContract } from './contracts.js';
+import { expectVmError } from './expect-error.js';
 
 const SHAPE = { initialPages: 4, maximumPages: 8 };
 let workload: Uint8Array;
 let ownMemory: Uint8Array;
 let noMemory: Uint8Array;
 let dataSegment: Uint8Array;
+let referencesInside: Uint8Array;
+const escapes = new Map<EscapeContract, Uint8Array>();
 
 beforeAll(async () => {
   workload = await compileContract('workload');
   ownMemory = await compileContract('own-memory');
   noMemory = await compileContract('no-memory');
   dataSegment = await compileContract('data-segment');
+  referencesInside = await compileContract('references-inside');
+  for (const name of ESCAPE_CONTRACTS) escapes.set(name, await compileContract(name));
 });
 
-function setUp(options: { maxCachedModules?: number } = {}) {
+function setUp(options: { maxCachedModules?: number } = {}, hooks?: RunnerTestHooks) {
   const pool = new MemoryPool({ ...SHAPE, verify: 'always', maxIdle: 1 });
-  return { pool, runner: new ContractRunner(pool, options) };
+  return {
+    pool,
+    runner: new ContractRunner(pool, hooks === undefined ? options : { ...options, [TEST_HOOKS]: hooks }),
+  };
 }
 
 const quietHost = (context: ExecutionContext) => ({
@@ -299,13 +311,13 @@ describe('executions', () => {
     expect(nextTenantClean(runner)).toBe(true);
   });
 
-  it('a failed instantiation and a missing export release the lease too', () => {
+  it('a failed instantiation releases the lease too; a missing export is refused before leasing', () => {
     const { pool, runner } = setUp();
     expect(() => runner.run(workload, 'touch', [1, 4096, 1n])).toThrow(); // host imports missing: LinkError/TypeError
     expect(pool.stats().inUse).toBe(0);
     expect(() => runner.run(workload, 'nope', [], quietHost)).toThrow(/no exported function nope/);
     expect(pool.stats().inUse).toBe(0);
-    expect(pool.stats().releases).toBe(2);
+    expect(pool.stats()).toMatchObject({ acquires: 1, releases: 1 });
   });
 
   it('data segments written at instantiation are reset', () => {
@@ -333,5 +345,156 @@ describe('executions', () => {
       env: { ...quietHost(context).env, memory: foreign },
     }));
     expect(size).toBe(-1); // the pooled memory, not the foreign one
+  });
+});
+
+/** What each escape contract is refused for: the import or export named in the error, and the words of the reason. */
+const ESCAPE_REASONS: Record<EscapeContract, [field: string, reason: RegExp]> = {
+  'escape-return-funcref': ['export "leak"', /returns funcref/],
+  'escape-return-externref': ['export "leak"', /returns externref/],
+  'escape-return-many': ['export "leak"', /returns funcref/],
+  'escape-import-param': ['import "env" "register"', /takes funcref/],
+  'escape-imported-table': ['import "env" "table"', /imported table of funcref/],
+  'escape-imported-global': ['import "env" "slot"', /mutable global of funcref/],
+  'escape-imported-tag': ['import "env" "tag"', /tag carries externref/],
+};
+
+/** Host imports for the escape contracts that hand nothing out (the runner must refuse before calling them). */
+function untouchedHost(): {
+  imports: (context: ExecutionContext) => { env: Record<string, unknown> };
+  called: () => boolean;
+} {
+  let called = false;
+  return {
+    imports: () => {
+      called = true;
+      return { env: {} };
+    },
+    called: () => called,
+  };
+}
+
+describe('references never leave an execution', () => {
+  for (const name of ESCAPE_CONTRACTS) {
+    it(`prepare refuses ${name} with REFERENCE_ESCAPE; run refuses it before leasing a memory`, () => {
+      const { pool, runner } = setUp();
+      const [field, reason] = ESCAPE_REASONS[name];
+      const code = escapes.get(name)!;
+      expect(expectVmError(() => runner.prepare(code), 'REFERENCE_ESCAPE', field).message).toMatch(reason);
+      const host = untouchedHost();
+      expectVmError(() => runner.run(code, 'leak', [], host.imports), 'REFERENCE_ESCAPE', field);
+      expect(host.called()).toBe(false);
+      expect(pool.stats().acquires).toBe(0);
+      expect(runner.stats()).toMatchObject({ cachedModules: 0, executions: 0 });
+    });
+  }
+
+  it('accepts references that stay inside: own tables, call_indirect, externref params, exported table and globals', () => {
+    const { runner } = setUp();
+    const handle = {};
+    const imports = () => ({ env: { handle: () => handle, config: handle } });
+    expect(runner.run(referencesInside, 'pick', [1], imports)).toBe(2);
+    expect(runner.run(referencesInside, 'isNull', [null], imports)).toBe(1);
+    expect(runner.run(referencesInside, 'isNull', [handle], imports)).toBe(0);
+  });
+
+  it('run refuses a reference result even when prepare let the contract through', () => {
+    const { pool, runner } = setUp({}, { referenceChecks: 'results-only' });
+    for (const name of ['escape-return-funcref', 'escape-return-many'] as const)
+      expectVmError(() => runner.run(escapes.get(name)!, 'leak'), 'REFERENCE_ESCAPE', 'export "leak"');
+    const memoryHandle = (context: ExecutionContext) => ({ env: { handle: () => context.memory } });
+    expectVmError(
+      () => runner.run(escapes.get('escape-return-externref')!, 'leak', [], memoryHandle),
+      'REFERENCE_ESCAPE',
+      'export "leak"',
+    );
+    expect(pool.stats()).toMatchObject({ acquires: 3, releases: 3, inUse: 0 });
+    expect(runner.stats().otherFailures).toBe(3);
+    expect(nextTenantClean(runner)).toBe(true);
+  });
+
+  it('a contract prepared with the checks off does not run on another runner', () => {
+    const { runner: unchecked } = setUp({}, { referenceChecks: 'off' });
+    const contract = unchecked.prepare(escapes.get('escape-return-funcref')!);
+    expect(typeof unchecked.run(contract, 'leak')).toBe('function'); // the breach the checks close
+    const { pool, runner } = setUp();
+    expectVmError(() => runner.run(contract, 'leak'), 'REFERENCE_ESCAPE', 'export "leak"');
+    expect(pool.stats().acquires).toBe(0);
+  });
+
+  it('views of the memory a host function kept are detached when the execution ends', () => {
+    const { runner } = setUp();
+    let view: Uint8Array | undefined;
+    let fromBuffer: Uint8Array | undefined;
+    runner.run(workload, 'hostWrite', [0, 1, 1], (context) => ({
+      env: {
+        host_write() {
+          view = context.bytes();
+          fromBuffer = new Uint8Array(context.memory.buffer);
+          view[10] = 1; // during the execution the views work
+        },
+        host_fail() {},
+      },
+    }));
+    expect(view?.length).toBe(0);
+    expect(fromBuffer?.length).toBe(0);
+    view![10] = 0xa5; // out of range now: goes nowhere
+    fromBuffer![20] = 0xa5;
+    expect(nextTenantClean(runner)).toBe(true);
+  });
+
+  it('only contracts from prepare run, and they are frozen', () => {
+    const { pool, runner } = setUp();
+    const contract = runner.prepare(workload);
+    expect(Object.isFrozen(contract)).toBe(true);
+    const forged: PreparedContract = { codeHash: contract.codeHash, module: contract.module, memoryRewritten: false };
+    expectVmError(() => runner.run(forged, 'size'), 'INVALID_ARGUMENT', 'contract');
+    expectVmError(() => runner.run(null as never, 'size'), 'INVALID_ARGUMENT', 'contract');
+    expect(pool.stats().acquires).toBe(0);
+  });
+});
+
+describe('run checks its arguments before leasing a memory', () => {
+  it('refuses a wrong export name, argument count or type, and imports that are not a function', () => {
+    const { pool, runner } = setUp();
+    const contract = runner.prepare(workload);
+    expectVmError(() => runner.run(contract, 7 as never), 'INVALID_ARGUMENT', 'exportName');
+    expectVmError(() => runner.run(contract, 'touch', [1, 4096]), 'INVALID_ARGUMENT', 'args');
+    expectVmError(() => runner.run(contract, 'size', [1]), 'INVALID_ARGUMENT', 'args');
+    expectVmError(() => runner.run(contract, 'touch', [1, 4096, 1]), 'INVALID_ARGUMENT', 'args[2]'); // i64: a bigint
+    expectVmError(() => runner.run(contract, 'touch', [1n, 4096, 1n]), 'INVALID_ARGUMENT', 'args[0]'); // i32: a number
+    expectVmError(() => runner.run(contract, 'grow', ['1']), 'INVALID_ARGUMENT', 'args[0]');
+    expectVmError(() => runner.run(contract, 'size', null as never), 'INVALID_ARGUMENT', 'args');
+    expectVmError(() => runner.run(contract, 'size', [], {} as never), 'INVALID_ARGUMENT', 'imports');
+    expect(pool.stats().acquires).toBe(0);
+  });
+});
+
+describe('the interface reader', () => {
+  it('reads GC type forms (rec groups, subtypes, structs, arrays) and classifies typed references', () => {
+    // types: rec { struct { mut i32 }, sub array i8 }, func () -> (ref null 0), sub final func (i31ref, (ref func))
+    const types = [3, 0x4e, 2, 0x5f, 1, 0x7f, 1, 0x50, 0, 0x5e, 0x78, 0, 0x60, 0, 1, 0x63, 0, 0x4f, 0, 0x60];
+    types.push(2, 0x6c, 0x64, 0x70, 0);
+    const code = moduleOf([
+      [1, types],
+      [2, [1, ...name('env'), ...name('take'), 0x00, 3]], // import func of type 3
+      [3, [1, 2]], // one function of type 2
+      [7, [1, ...name('make'), 0x00, 1]], // export it (index 1: the import is 0)
+    ]);
+    const { functions, escapes: found } = readModuleInterface(code);
+    expect(functions.get('make')).toEqual({ params: [], results: [{ reference: '(ref null 0)' }] });
+    expect(found).toEqual([
+      { field: 'import "env" "take"', detail: expect.stringMatching(/takes i31ref, \(ref func\)/) },
+      { field: 'export "make"', detail: 'the export returns (ref null 0)' },
+    ]);
+  });
+
+  it('is not fooled by reference types in places that cannot escape', () => {
+    // An immutable funcref global import (host to guest) and a function import returning externref.
+    const code = moduleOf([
+      [1, [1, 0x60, 0, 1, 0x6f]],
+      [2, [2, ...name('env'), ...name('f'), 0x00, 0, ...name('env'), ...name('g'), 0x03, 0x70, 0x00]],
+    ]);
+    expect(readModuleInterface(code).escapes).toEqual([]);
   });
 });
