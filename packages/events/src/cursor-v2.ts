@@ -1,9 +1,10 @@
 // The getEventsV2 cursor token (spec §4.7; upstream query/event_cursor.go): "gec" + version digits + "_" +
 // base64url-nopad(body). Strict decode (one token = one body, re-encodes byte-identically), version in clear text,
 // 1 MiB cap. The body carries the query scope, the last delivered position and the scanned-ledger watermark.
+import { badArgument, checkArray, checkObject, checkString, describeValue } from './arguments.js';
 import { EventsError, EventsErrorCode } from './errors.js';
 import type { EventPosition } from './event-id.js';
-import type { StorageFilter } from './filter.js';
+import { checkClauses, type StorageFilter } from './filter.js';
 import { MAX_TOPIC_POSITIONS } from './terms.js';
 
 /** Cursor token versions. 1: the layout in FORMAT.md (flags, ledgers, position, watermark, filters). */
@@ -48,16 +49,20 @@ function malformed(detail: string, offset = -1): never {
 }
 
 function checkU32(v: number, what: string): void {
-  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
-    throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, `${what} ${v} is not a u32`, { field: 'cursor' });
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+    badArgument('cursor', `${what} ${describeValue(v)} is not a u32`);
   }
 }
 
 /** Encodes an envelope; fails (INVALID_ARGUMENT) on anything decode would reject, so bad mints fail at mint. */
 export function encodeCursorV2(cursor: EventCursorV2): string {
-  const bad = (detail: string): never => {
-    throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field: 'cursor' });
-  };
+  const bad = (detail: string): never => badArgument('cursor', detail);
+  checkObject(cursor, 'cursor');
+  if (typeof cursor.descending !== 'boolean') bad('descending must be a boolean');
+  checkArray(cursor.filters, 'cursor.filters');
+  if (cursor.filters.length > MAX_CURSOR_FILTERS) bad(`${cursor.filters.length} filters exceed ${MAX_CURSOR_FILTERS}`);
+  checkClauses(cursor.filters, 'cursor.filters');
+  if (cursor.position !== undefined) checkObject(cursor.position, 'cursor.position');
   let flags = 0;
   if (cursor.descending) flags |= FLAG_DESCENDING;
   checkU32(cursor.minLedger, 'minLedger');
@@ -70,7 +75,6 @@ export function encodeCursorV2(cursor: EventCursorV2): string {
     bad('descending without a max ledger');
   }
   if (cursor.position !== undefined) flags |= FLAG_HAS_POSITION;
-  if (cursor.filters.length > MAX_CURSOR_FILTERS) bad(`${cursor.filters.length} filters exceed ${MAX_CURSOR_FILTERS}`);
 
   const parts: number[] = [flags];
   const u32 = (v: number): void => {
@@ -102,26 +106,20 @@ export function encodeCursorV2(cursor: EventCursorV2): string {
 }
 
 function encodeFilter(f: StorageFilter, index: number): Uint8Array {
-  const bad = (detail: string): never => {
-    throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, `filter ${index}: ${detail}`, { field: 'cursor' });
-  };
+  const bad = (detail: string): never => badArgument('cursor', `filter ${index}: ${detail}`);
   let fflags = 0;
   if (f.contractId !== undefined) {
     if (f.contractId.length !== 32) bad(`contract id of ${f.contractId.length} bytes`);
     fflags |= FF_CONTRACT;
   }
-  if (f.topics.length > MAX_TOPIC_POSITIONS) bad(`${f.topics.length} topic positions`);
+  // checkClauses (in encodeCursorV2) has checked the field types and ranges.
   f.topics.forEach((t, i) => {
     if (t === undefined) return;
     if (t.length === 0) bad(`topic ${i} is empty`);
     fflags |= topicBit(i);
   });
-  if (f.eventType !== undefined) {
-    if (!Number.isInteger(f.eventType) || f.eventType < 0 || f.eventType > 2) bad(`event type ${f.eventType}`);
-    fflags |= FF_TYPE;
-  }
+  if (f.eventType !== undefined) fflags |= FF_TYPE;
   const { count, exact } = f.topicCount;
-  if (!Number.isInteger(count) || count < 0 || count > MAX_TOPIC_POSITIONS) bad(`topic count ${count}`);
   // {0, at-least} is the wildcard and is encoded as absent, so each constraint has one encoding.
   if (exact || count > 0) fflags |= FF_COUNT | (exact ? FF_EXACT : 0);
   const parts: number[] = [fflags];
@@ -143,6 +141,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
  * UNKNOWN_VERSION for a well-formed "gec<digits>_" prefix naming another version (minted by a newer server).
  */
 export function decodeCursorV2(token: string): EventCursorV2 {
+  checkString(token, 'cursor');
   if (token === '') malformed('empty input');
   if (token.length > MAX_CURSOR_BYTES) malformed(`${token.length} bytes exceed the ${MAX_CURSOR_BYTES}-byte cap`);
   if (!token.startsWith('gec')) malformed('not a gec token');

@@ -18,8 +18,12 @@ export const EventsErrorCode = {
   BAD_EVENT_ID: 'BAD_EVENT_ID',
   /** A v2 cursor token that does not decode to a well-formed envelope (query/event_cursor.go ErrCursorMalformed). */
   MALFORMED_CURSOR: 'MALFORMED_CURSOR',
-  /** A caller's argument is out of range (ledger outside a chunk, window past the event count, unsorted ids). */
+  /** A caller's argument is out of range or of the wrong type (ledger outside a chunk, window past the event count,
+   * unsorted ids, a number where a Uint8Array belongs). */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** A caller-supplied string or list is longer than its documented bound (a v1 cursor over V1_MAX_CURSOR_LENGTH
+   * characters, a topic segment over MAX_TOPIC_BASE64_LENGTH); refused before any of it is parsed or decoded. */
+  TOO_LONG: 'TOO_LONG',
   /** A getEvents / getEventsV2 request the server must refuse; `rpc` holds the JSON-RPC error to return. */
   RPC_ERROR: 'RPC_ERROR',
 } as const;
@@ -45,6 +49,8 @@ export const NO_OFFSET = -1;
 export class EventsError extends Error {
   override readonly name = 'EventsError';
   readonly code: EventsErrorCode;
+  /** What is wrong, without the code, field and offset the message adds (for RPC_ERROR: the message itself). */
+  readonly detail: string;
   /** Byte offset in the input where the problem was found, or NO_OFFSET. */
   readonly offset: number;
   /** The field (payload field, request path) at fault, when one is known. */
@@ -64,15 +70,20 @@ export class EventsError extends Error {
     const message = code === EventsErrorCode.RPC_ERROR ? detail : `${code}${field}${where}: ${detail}`;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.detail = detail;
     this.offset = offset;
     this.field = options.field;
     this.rpc = options.rpc;
   }
 }
 
-/** Throws an RPC_ERROR carrying `body` (the message of the Error is body.message). */
-export function rpcError(body: JsonRpcErrorBody): never {
-  throw new EventsError(EventsErrorCode.RPC_ERROR, body.message, { rpc: body });
+/** Throws an RPC_ERROR carrying `body` (the message of the Error is body.message); `cause` is the refusal behind it. */
+export function rpcError(body: JsonRpcErrorBody, cause?: unknown): never {
+  throw new EventsError(
+    EventsErrorCode.RPC_ERROR,
+    body.message,
+    cause === undefined ? { rpc: body } : { rpc: body, cause },
+  );
 }
 
 /** Bugs, not bad input: an invariant this package maintains broke. */

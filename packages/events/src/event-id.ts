@@ -1,5 +1,6 @@
 // TOIDs (SEP-35) and event id strings `%019d-%010d` (spec §2.1; upstream protocol/cursor.go, toid): formatting,
 // strict parsing, and the (ledger, tx, op, event) total order that string order reproduces.
+import { checkObject, checkString, describeValue } from './arguments.js';
 import { EventsError, EventsErrorCode } from './errors.js';
 
 /** The four coordinates of an event (spec §2.2). */
@@ -28,11 +29,20 @@ function badId(detail: string): never {
   throw new EventsError(EventsErrorCode.BAD_EVENT_ID, detail);
 }
 
-function checkPosition(p: EventPosition): void {
-  if (!Number.isInteger(p.ledger) || p.ledger < 0 || p.ledger > MAX_LEDGER) badId(`ledger ${p.ledger} out of range`);
-  if (!Number.isInteger(p.tx) || p.tx < 0 || p.tx > TX_MASK) badId(`tx ${p.tx} out of range`);
-  if (!Number.isInteger(p.op) || p.op < 0 || p.op > OP_MASK) badId(`op ${p.op} out of range`);
-  if (!Number.isInteger(p.event) || p.event < 0 || p.event > MAX_EVENT_INDEX) badId(`event ${p.event} out of range`);
+/** Longest event id: 19 TOID digits, '-', 10 event-index digits. */
+const EVENT_ID_LENGTH = 30;
+
+function inRange(value: unknown, max: number): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
+}
+
+/** Checks a caller's position: an object whose four fields are integers in their ranges (BAD_EVENT_ID otherwise). */
+export function checkPosition(p: EventPosition, field = 'position'): void {
+  checkObject(p, field);
+  if (!inRange(p.ledger, MAX_LEDGER)) badId(`ledger ${describeValue(p.ledger)} out of range`);
+  if (!inRange(p.tx, TX_MASK)) badId(`tx ${describeValue(p.tx)} out of range`);
+  if (!inRange(p.op, OP_MASK)) badId(`op ${describeValue(p.op)} out of range`);
+  if (!inRange(p.event, MAX_EVENT_INDEX)) badId(`event ${describeValue(p.event)} out of range`);
 }
 
 /** `(ledger << 32) | (tx << 12) | op` as a non-negative int64. */
@@ -43,6 +53,7 @@ export function toid(ledger: number, tx: number, op: number): bigint {
 
 /** Splits a TOID into (ledger, tx, op). Rejects negative values and values above int64. */
 export function parseToid(value: bigint): { ledger: number; tx: number; op: number } {
+  if (typeof value !== 'bigint') badId(`TOID ${describeValue(value)} is not a bigint`);
   if (value < 0n || value > 0x7fffffffffffffffn) badId(`TOID ${value} out of range`);
   const low = Number(value & 0xffffffffn);
   return { ledger: Number(value >> 32n), tx: Math.floor(low / 4096), op: low % 4096 };
@@ -62,6 +73,8 @@ const ID_PATTERN = /^(\d{19})-(\d{10})$/;
  * int64, event within uint32. Use parseV1Cursor for the lenient form the v1 API accepts from clients.
  */
 export function parseEventId(id: string): EventPosition {
+  checkString(id, 'id');
+  if (id.length !== EVENT_ID_LENGTH) badId(`invalid event id ${describeValue(id)}: want %019d-%010d`);
   const m = ID_PATTERN.exec(id);
   if (m === null) badId(`invalid event id ${JSON.stringify(id)}: want %019d-%010d`);
   const event = Number(m[2]);
@@ -71,10 +84,14 @@ export function parseEventId(id: string): EventPosition {
 
 /** Compares positions by (ledger, tx, op, event): negative, zero or positive. Equals string order of the ids. */
 export function comparePositions(a: EventPosition, b: EventPosition): number {
+  checkPosition(a, 'a');
+  checkPosition(b, 'b');
   return a.ledger - b.ledger || a.tx - b.tx || a.op - b.op || a.event - b.event;
 }
 
 /** Compares two id strings in event order. Fixed-width decimal, so plain string comparison is exact. */
 export function compareEventIds(a: string, b: string): number {
+  checkString(a, 'a');
+  checkString(b, 'b');
   return a < b ? -1 : a > b ? 1 : 0;
 }

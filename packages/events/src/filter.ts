@@ -3,7 +3,7 @@
 // positives (XXH3 collisions) and enforces topic counts the index plan may skip.
 
 import { readScVal } from '@strata/ledger-key';
-import { EventsError, EventsErrorCode } from './errors.js';
+import { badArgument, checkArray, checkBytes, checkInteger, checkObject } from './arguments.js';
 import { PayloadView } from './payload.js';
 import { MAX_TOPIC_POSITIONS, TERM_FIELD, termKeyHex } from './terms.js';
 
@@ -29,8 +29,41 @@ export interface StorageFilter {
 
 export const ANY_TOPIC_COUNT: Readonly<TopicCountConstraint> = Object.freeze({ count: 0, exact: false });
 
+/**
+ * The shape of a caller's clause: field types and the topic-count range (INVALID_ARGUMENT naming `field`). The
+ * topics' XDR is validateStorageFilters' business; this only makes sure nothing below reads a wrong type.
+ */
+function checkClause(f: StorageFilter, field: string): void {
+  checkObject(f, field);
+  if (f.contractId !== undefined) checkBytes(f.contractId, `${field}.contractId`);
+  checkArray(f.topics, `${field}.topics`);
+  if (f.topics.length > MAX_TOPIC_POSITIONS) {
+    badArgument(`${field}.topics`, `${f.topics.length} topic positions (max ${MAX_TOPIC_POSITIONS})`);
+  }
+  f.topics.forEach((t, p) => {
+    if (t !== undefined) checkBytes(t, `${field}.topics[${p}]`);
+  });
+  if (f.eventType !== undefined) checkInteger(f.eventType, 0, 2, `${field}.eventType`);
+  checkObject(f.topicCount, `${field}.topicCount`);
+  checkInteger(f.topicCount.count, 0, MAX_TOPIC_POSITIONS, `${field}.topicCount.count`);
+  if (typeof f.topicCount.exact !== 'boolean') badArgument(`${field}.topicCount.exact`, 'expected a boolean');
+}
+
+/** A caller's clause list: an array of well-shaped clauses. */
+export function checkClauses(filters: readonly StorageFilter[], field = 'filters'): void {
+  checkArray(filters, field);
+  filters.forEach((f, i) => {
+    checkClause(f, `${field}[${i}]`);
+  });
+}
+
 /** True when the clause constrains nothing. */
 export function isUnconstrained(filter: StorageFilter): boolean {
+  checkClause(filter, 'filter');
+  return unconstrained(filter);
+}
+
+function unconstrained(filter: StorageFilter): boolean {
   return (
     filter.contractId === undefined &&
     filter.eventType === undefined &&
@@ -42,7 +75,8 @@ export function isUnconstrained(filter: StorageFilter): boolean {
 
 /** True when `filters` select every event: empty, or some clause unconstrained. */
 export function isMatchAll(filters: readonly StorageFilter[]): boolean {
-  return filters.length === 0 || filters.some(isUnconstrained);
+  checkClauses(filters);
+  return filters.length === 0 || filters.some(unconstrained);
 }
 
 /**
@@ -50,15 +84,10 @@ export function isMatchAll(filters: readonly StorageFilter[]): boolean {
  * topic counts 0..4, at most 4 topic positions. Throws INVALID_ARGUMENT naming the clause.
  */
 export function validateStorageFilters(filters: readonly StorageFilter[]): void {
+  checkClauses(filters);
   filters.forEach((f, i) => {
-    const bad = (detail: string): never => {
-      throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field: `filters[${i}]` });
-    };
+    const bad = (detail: string): never => badArgument(`filters[${i}]`, detail);
     if (f.contractId !== undefined && f.contractId.length !== 32) bad(`contract id of ${f.contractId.length} bytes`);
-    if (f.eventType !== undefined && !(Number.isInteger(f.eventType) && f.eventType >= 0 && f.eventType <= 2)) {
-      bad(`event type ${f.eventType} outside the enum`);
-    }
-    if (f.topics.length > MAX_TOPIC_POSITIONS) bad(`${f.topics.length} topic positions (max ${MAX_TOPIC_POSITIONS})`);
     f.topics.forEach((t, p) => {
       if (t === undefined) return;
       try {
@@ -67,8 +96,6 @@ export function validateStorageFilters(filters: readonly StorageFilter[]): void 
         bad(`topic ${p} is not exactly one ScVal: ${(error as Error).message}`);
       }
     });
-    const c = f.topicCount.count;
-    if (!Number.isInteger(c) || c < 0 || c > MAX_TOPIC_POSITIONS) bad(`topic count ${c} outside 0..4`);
   });
 }
 
@@ -78,6 +105,7 @@ export function validateStorageFilters(filters: readonly StorageFilter[]): void 
  * topic-count buckets do not count.
  */
 export function countDistinctTerms(filters: readonly StorageFilter[]): number {
+  checkClauses(filters);
   const seen = new Set<string>();
   for (const f of filters) {
     if (f.contractId !== undefined) seen.add(`${TERM_FIELD.CONTRACT_ID}:${termKeyHex(f.contractId)}`);

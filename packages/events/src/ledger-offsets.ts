@@ -1,5 +1,7 @@
 // LedgerOffsets (spec §3.2): per-ledger cumulative event counts of one chunk, mapping ledger ranges to windows of
 // chunk-relative ordinals and ordinals back to ledgers; plus its compact, versioned byte encoding (FORMAT.md).
+
+import { badArgument, checkBytes, describeValue } from './arguments.js';
 import { chunkIdOfLedger } from './chunk.js';
 import { EventsError, EventsErrorCode } from './errors.js';
 
@@ -14,10 +16,6 @@ export const LEDGER_OFFSETS_FORMAT_VERSION = 1;
 export interface OrdinalWindow {
   start: number;
   end: number;
-}
-
-function badArgument(field: string, detail: string): never {
-  throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
 }
 
 /**
@@ -37,6 +35,9 @@ export class LedgerOffsets {
   /** From per-ledger counts (not cumulative) starting at `startLedger`; all ledgers must lie in one chunk. */
   static fromCounts(startLedger: number, counts: ArrayLike<number>): LedgerOffsets {
     const chunk = chunkIdOfLedger(startLedger);
+    if (typeof counts !== 'object' || counts === null || !Number.isSafeInteger(counts.length) || counts.length < 0) {
+      badArgument('counts', `expected an array of counts, got ${describeValue(counts)}`);
+    }
     if (counts.length > 0 && chunkIdOfLedger(startLedger + counts.length - 1) !== chunk) {
       badArgument('counts', `ledgers ${startLedger}..${startLedger + counts.length - 1} span more than one chunk`);
     }
@@ -44,7 +45,9 @@ export class LedgerOffsets {
     let total = 0;
     for (let i = 0; i < counts.length; i++) {
       const c = counts[i]!;
-      if (!Number.isInteger(c) || c < 0) badArgument('counts', `count ${c} at ledger ${startLedger + i}`);
+      if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) {
+        badArgument('counts', `count ${describeValue(c)} at ledger ${startLedger + i}`);
+      }
       total += c;
       if (total > 0xffffffff) badArgument('counts', 'more than 2^32-1 events in one chunk');
       cumulative[i] = total;
@@ -66,9 +69,9 @@ export class LedgerOffsets {
   }
 
   private index(ledger: number): number {
-    const i = ledger - this.startLedger;
+    const i = typeof ledger === 'number' ? ledger - this.startLedger : -1;
     if (!Number.isInteger(ledger) || i < 0 || i >= this.cumulative.length) {
-      badArgument('ledger', `ledger ${ledger} outside ${this.startLedger}..${this.lastLedger}`);
+      badArgument('ledger', `ledger ${describeValue(ledger)} outside ${this.startLedger}..${this.lastLedger}`);
     }
     return i;
   }
@@ -87,16 +90,16 @@ export class LedgerOffsets {
 
   /** Ordinal window `[first(from), end(to))` of the inclusive ledger range from..to (IDRangeForLedgers). */
   windowForLedgers(from: number, to: number): OrdinalWindow {
-    if (to < from) badArgument('to', `ledger range ${from}..${to} is empty`);
     const a = this.index(from);
     const b = this.index(to);
+    if (b < a) badArgument('to', `ledger range ${from}..${to} is empty`);
     return { start: a === 0 ? 0 : this.cumulative[a - 1]!, end: this.cumulative[b]! };
   }
 
   /** The ledger holding `ordinal` (binary search for the first cumulative count above it). */
   ledgerOfOrdinal(ordinal: number): number {
-    if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.eventCount) {
-      badArgument('ordinal', `ordinal ${ordinal} outside [0, ${this.eventCount})`);
+    if (typeof ordinal !== 'number' || !Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.eventCount) {
+      badArgument('ordinal', `ordinal ${describeValue(ordinal)} outside [0, ${this.eventCount})`);
     }
     let lo = 0;
     let hi = this.cumulative.length - 1;
@@ -117,8 +120,13 @@ export class LedgerOffsets {
 
   /** A copy covering only the first `ledgerCount` ledgers (a snapshot of an older, shorter state). */
   prefix(ledgerCount: number): LedgerOffsets {
-    if (!Number.isInteger(ledgerCount) || ledgerCount < 0 || ledgerCount > this.cumulative.length) {
-      badArgument('ledgerCount', `${ledgerCount} outside 0..${this.cumulative.length}`);
+    if (
+      typeof ledgerCount !== 'number' ||
+      !Number.isInteger(ledgerCount) ||
+      ledgerCount < 0 ||
+      ledgerCount > this.cumulative.length
+    ) {
+      badArgument('ledgerCount', `${describeValue(ledgerCount)} outside 0..${this.cumulative.length}`);
     }
     return new LedgerOffsets(this.startLedger, this.cumulative.slice(0, ledgerCount));
   }
@@ -148,6 +156,7 @@ export class LedgerOffsets {
     const fail = (code: EventsErrorCode, offset: number, detail: string): never => {
       throw new EventsError(code, detail, { offset, field: 'LedgerOffsets' });
     };
+    checkBytes(bytes, 'bytes');
     if (bytes.length < 1) fail(EventsErrorCode.TRUNCATED, 0, 'empty');
     if (bytes[0] !== LEDGER_OFFSETS_FORMAT_VERSION) fail(EventsErrorCode.UNKNOWN_VERSION, 0, `version ${bytes[0]}`);
     if (bytes.length < 9) fail(EventsErrorCode.TRUNCATED, bytes.length, 'header truncated');

@@ -2,6 +2,7 @@
 // the raw ContractEvent XDR, identical bytes in the hot and cold tiers, and the zero-copy views over it that term
 // derivation and the post-filter use instead of decoding the XDR.
 import { LedgerKeyError, readScVal, type ScValView, scValEnd } from '@strata/ledger-key';
+import { badArgument, checkArray, checkBytes, checkInteger, checkObject, describeValue } from './arguments.js';
 import { EventsError, EventsErrorCode } from './errors.js';
 
 /**
@@ -54,22 +55,19 @@ export interface EventPayload {
   contractEvent: Uint8Array;
 }
 
-function badArgument(field: string, detail: string): never {
-  throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
-}
-
-function checkU32(value: number, field: string): void {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) badArgument(field, `not a u32: ${value}`);
-}
+const U32_MAX = 0xffffffff;
 
 /** Encodes a payload. The ContractEvent XDR is validated first, so every encoded payload decodes. */
 export function encodePayload(payload: EventPayload): Uint8Array {
+  checkObject(payload, 'payload');
+  checkBytes(payload.txHash, 'txHash');
   if (payload.txHash.length !== 32) badArgument('txHash', `must be 32 bytes, got ${payload.txHash.length}`);
-  checkU32(payload.ledger, 'ledger');
-  checkU32(payload.txIndex, 'txIndex');
-  checkU32(payload.opIndex, 'opIndex');
-  checkU32(payload.eventIndex, 'eventIndex');
+  checkInteger(payload.ledger, 0, U32_MAX, 'ledger');
+  checkInteger(payload.txIndex, 0, U32_MAX, 'txIndex');
+  checkInteger(payload.opIndex, 0, U32_MAX, 'opIndex');
+  checkInteger(payload.eventIndex, 0, U32_MAX, 'eventIndex');
   if (!Number.isSafeInteger(payload.ledgerClosedAt)) badArgument('ledgerClosedAt', 'must be a safe integer');
+  checkBytes(payload.contractEvent, 'contractEvent');
   validateContractEvent(payload.contractEvent, 0);
   const out = new Uint8Array(PAYLOAD_HEADER_LENGTH + payload.contractEvent.length);
   const dv = new DataView(out.buffer);
@@ -90,6 +88,7 @@ export function encodePayload(payload: EventPayload): Uint8Array {
  * checks follows payload.go: version first (so a future version is reported as such even when short), then length.
  */
 export function checkHeader(bytes: Uint8Array): number {
+  checkBytes(bytes, 'payload');
   if (bytes.length < 1) throw new EventsError(EventsErrorCode.TRUNCATED, 'empty payload', { offset: 0 });
   if (bytes[0] !== PAYLOAD_VERSION) {
     throw new EventsError(
@@ -177,7 +176,7 @@ export function readEventPrefix(
 }
 
 /** Reads one ScVal at `p`, mapping ledger-key's errors into BAD_XDR with this buffer's offset. */
-function scValAt(b: Uint8Array, p: number): ScValView {
+export function scValAt(b: Uint8Array, p: number): ScValView {
   try {
     return readScVal(b, p);
   } catch (error) {
@@ -264,6 +263,7 @@ export class PayloadView {
 
   /** Raw XDR of topic `i` (0-based), or undefined when the event has no such topic. */
   topic(i: number): Uint8Array | undefined {
+    if (typeof i !== 'number' || !Number.isInteger(i)) badArgument('i', `topic index ${describeValue(i)}`);
     if (i < 0 || i >= this.topicCount) return undefined;
     const at = this.offsetOf(i);
     return this.bytes.subarray(at, this.offsetOf(i + 1));
@@ -293,8 +293,18 @@ export function encodeContractEvent(event: {
   topics: readonly Uint8Array[];
   value: Uint8Array;
 }): Uint8Array {
+  checkObject(event, 'event');
   const contractLen = event.contractId === undefined ? 0 : 32;
-  if (event.contractId !== undefined && event.contractId.length !== 32) badArgument('contractId', 'must be 32 bytes');
+  if (event.contractId !== undefined) {
+    checkBytes(event.contractId, 'contractId');
+    if (event.contractId.length !== 32) badArgument('contractId', 'must be 32 bytes');
+  }
+  checkInteger(event.type, 0, MAX_EVENT_TYPE, 'type');
+  checkArray(event.topics, 'topics');
+  event.topics.forEach((t, i) => {
+    checkBytes(t, `topics[${i}]`);
+  });
+  checkBytes(event.value, 'value');
   let size = 4 + 4 + contractLen + 4 + 4 + 4 + event.value.length;
   for (const t of event.topics) size += t.length;
   const out = new Uint8Array(size);

@@ -1,7 +1,8 @@
 // getEventsV2 / queryEvents (spec §1.5): strict request decoding and validation, compilation into storage
 // clauses, and the cursor-path checks. Every refusal is JSON-RPC -32602 with error.data.reason set to
 // invalid_params, ledger_out_of_range or cursor_malformed (plus that reason's extra fields).
-import { decodeContractStrkey } from '@strata/ledger-key';
+import { decodeContractStrkey, LedgerKeyError } from '@strata/ledger-key';
+import { checkInteger, checkObject, describeValue } from './arguments.js';
 import { FIRST_LEDGER } from './chunk.js';
 import { type CursorPosition, decodeCursorV2, type EventCursorV2 } from './cursor-v2.js';
 import { EventsError, JSON_RPC_CODE, rpcError } from './errors.js';
@@ -57,8 +58,11 @@ const QUERY_FIELDS = new Set(['minLedger', 'maxLedger', 'order', 'filters', 'xdr
 const TOP_FIELDS = new Set([...QUERY_FIELDS, 'cursor', 'limit', 'xdrFormat']);
 const FILTER_FIELDS = new Set(['contractId', 'type', 'topic0', 'topic1', 'topic2', 'topic3']);
 
-function invalid(message: string, extra: Record<string, unknown> = {}): never {
-  rpcError({ code: JSON_RPC_CODE.INVALID_PARAMS, message, data: { reason: V2_REASON.INVALID_PARAMS, ...extra } });
+function invalid(message: string, extra: Record<string, unknown> = {}, cause?: unknown): never {
+  rpcError(
+    { code: JSON_RPC_CODE.INVALID_PARAMS, message, data: { reason: V2_REASON.INVALID_PARAMS, ...extra } },
+    cause,
+  );
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -73,7 +77,7 @@ function u32(v: unknown, name: string): number | undefined {
 
 function rejectUnknown(obj: Record<string, unknown>, allowed: Set<string>, where: string): void {
   for (const key of Object.keys(obj)) {
-    if (!allowed.has(key)) invalid(`json: unknown field ${JSON.stringify(key)}${where}`);
+    if (!allowed.has(key)) invalid(`json: unknown field ${describeValue(key)}${where}`);
   }
 }
 
@@ -94,8 +98,9 @@ function compileFilter(raw: unknown, i: number): StorageFilter {
     if (typeof raw.contractId !== 'string') invalid(`${where}: contractId must be a string`);
     try {
       f.contractId = decodeContractStrkey(raw.contractId);
-    } catch {
-      invalid(`${where}: contractId is not a valid contract strkey`);
+    } catch (error) {
+      if (!(error instanceof LedgerKeyError)) throw error;
+      invalid(`${where}: contractId is not a valid contract strkey`, {}, error);
     }
   }
   if (raw.type !== undefined && raw.type !== null) {
@@ -113,8 +118,9 @@ function compileFilter(raw: unknown, i: number): StorageFilter {
     if (typeof t !== 'string') invalid(`${where}: topic${p} must be a base64 ScVal string`);
     try {
       topics.push(decodeScValBase64(t));
-    } catch {
-      invalid(`${where}: topic${p} is not a base64 XDR ScVal`);
+    } catch (error) {
+      if (!(error instanceof EventsError)) throw error;
+      invalid(`${where}: topic${p} is not a base64 XDR ScVal`, {}, error);
     }
   }
   while (topics.length > 0 && topics[topics.length - 1] === undefined) topics.pop();
@@ -129,11 +135,21 @@ function compileFilter(raw: unknown, i: number): StorageFilter {
  * ledger bounds, filters, term budget, range. Throws EventsError(RPC_ERROR) with code -32602 and data.reason.
  */
 export function validateGetEventsV2(params: unknown, options: V2Options = {}): V2Request {
+  checkObject(options, 'options');
   const maxLimit = options.maxLimit ?? V2_MAX_LIMIT;
   const defaultLimit = options.defaultLimit ?? V2_DEFAULT_LIMIT;
   const maxFilters = options.maxFilters ?? V2_MAX_FILTERS;
   const budget = options.termBudget ?? V2_DEFAULT_TERM_BUDGET;
   const range = options.ledgerRange;
+  checkInteger(maxLimit, 1, V2_MAX_LIMIT, 'options.maxLimit');
+  checkInteger(defaultLimit, 1, maxLimit, 'options.defaultLimit');
+  checkInteger(maxFilters, 1, V2_MAX_FILTERS, 'options.maxFilters');
+  checkInteger(budget, 0, Number.MAX_SAFE_INTEGER, 'options.termBudget');
+  if (range !== undefined) {
+    checkObject(range, 'options.ledgerRange');
+    checkInteger(range.oldestLedger, 0, 0xffffffff, 'options.ledgerRange.oldestLedger');
+    checkInteger(range.latestLedger, 0, 0xffffffff, 'options.ledgerRange.latestLedger');
+  }
   if (!isObject(params)) invalid('params must be an object');
   rejectUnknown(params, TOP_FIELDS, '');
 
@@ -145,7 +161,8 @@ export function validateGetEventsV2(params: unknown, options: V2Options = {}): V
   let xdrFormat: 'base64' | 'json' = 'base64';
   if (params.xdrFormat !== undefined && params.xdrFormat !== null && params.xdrFormat !== '') {
     if (params.xdrFormat !== 'base64' && params.xdrFormat !== 'json') {
-      invalid(`got '${String(params.xdrFormat)}': expected base64, json for optional 'xdrFormat'`);
+      const shown = typeof params.xdrFormat === 'string' ? params.xdrFormat : describeValue(params.xdrFormat);
+      invalid(`got '${shown}': expected base64, json for optional 'xdrFormat'`);
     }
     xdrFormat = params.xdrFormat;
   }

@@ -1,5 +1,6 @@
 // Index terms (spec §3.3; upstream rpcv2/events/index.go after PR #904): the seven indexed fields of an event,
 // each (field, value) pair hashed to a 16-byte TermKey with XXH3-128 over `[fieldByte] ++ valueBytes`.
+import { badArgument, checkBytes, checkInteger, describeValue } from './arguments.js';
 import { checkHeader, PAYLOAD_HEADER_LENGTH, PayloadView, readEventPrefix, scValEndOrBadXdr } from './payload.js';
 import { XXH3_INPUT, XXH3_WASM_MAX_INPUT, xxh3InputInto, xxh3128Into } from './xxh3.js';
 
@@ -54,6 +55,8 @@ function hashTermInto(field: number, b: Uint8Array, p: number, end: number, out:
 
 /** TermKey of (field, value). */
 export function termKey(field: TermField, value: Uint8Array): TermKey {
+  checkInteger(field, TERM_FIELD.CONTRACT_ID, TERM_FIELD.TOPIC_COUNT, 'field');
+  checkBytes(value, 'value');
   const key = new Uint8Array(TERM_KEY_BYTES);
   hashTermInto(field, value, 0, value.length, key, 0);
   return key;
@@ -61,15 +64,22 @@ export function termKey(field: TermField, value: Uint8Array): TermKey {
 
 /** The type term: the ContractEventType as a 4-byte big-endian value (its XDR width). */
 export function eventTypeTermKey(type: number): TermKey {
+  checkInteger(type, 0, 0xffffffff, 'type');
   return termKey(
     TERM_FIELD.EVENT_TYPE,
     Uint8Array.of(type >>> 24, (type >>> 16) & 0xff, (type >>> 8) & 0xff, type & 0xff),
   );
 }
 
+/** topicCountBucket without the argument check, for counts read from validated payloads. */
+function bucketOfCount(n: number): number {
+  return Math.min(n, TOPIC_COUNT_OVERFLOW_BUCKET);
+}
+
 /** Bucket of an event with `n` topics: min(n, 5). */
 export function topicCountBucket(n: number): number {
-  return Math.min(n, TOPIC_COUNT_OVERFLOW_BUCKET);
+  checkInteger(n, 0, 0xffffffff, 'n');
+  return bucketOfCount(n);
 }
 
 /** The topic-count term of the bucket holding events with `n` topics. */
@@ -86,8 +96,9 @@ export function topicCountAtLeastTermKeys(n: number): TermKey[] {
 
 /** Field byte of topic position `i` (0..3). */
 export function topicField(i: number): TermField {
-  if (!Number.isInteger(i) || i < 0 || i >= MAX_TOPIC_POSITIONS)
-    throw new RangeError(`topic position ${i} not indexed`);
+  if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= MAX_TOPIC_POSITIONS) {
+    badArgument('i', `topic position ${describeValue(i)} not indexed`);
+  }
   return (TERM_FIELD.TOPIC0 + i) as TermField;
 }
 
@@ -103,15 +114,18 @@ function copyKey(from: Uint8Array, at: number, out: Uint8Array, o: number): void
 
 /**
  * The fast path of term derivation, for the tiers' ingest loops: writes the terms of one stored payload into `out`
- * from byte `offset` on, 16 bytes each, in deriveTerms order, and returns how many it wrote (2..7). `out` must have
- * MAX_TERMS_PER_EVENT * 16 bytes free from `offset` (RangeError otherwise). Allocates nothing for topics of up to 239
+ * from byte `offset` on, 16 bytes each, in deriveTerms order, and returns how many it wrote (2..7). `out` must be a
+ * Uint8Array with MAX_TERMS_PER_EVENT * 16 bytes free from the integer `offset` (EventsError INVALID_ARGUMENT
+ * otherwise). Allocates nothing for topics of up to 239
  * bytes. Checks the header and the fixed XDR prefix and validates the topics it walks (positions 0..3); like
  * PayloadView it does not validate the rest of the event, which encodePayload/decodePayload do. Throws EventsError
  * for malformed bytes.
  */
 export function deriveTermsInto(payload: Uint8Array, out: Uint8Array, offset = 0): number {
-  if (offset < 0 || out.length - offset < MAX_TERMS_PER_EVENT * TERM_KEY_BYTES) {
-    throw new RangeError(`deriveTermsInto needs ${MAX_TERMS_PER_EVENT * TERM_KEY_BYTES} bytes from offset ${offset}`);
+  checkBytes(out, 'out');
+  checkInteger(offset, 0, Number.MAX_SAFE_INTEGER, 'offset');
+  if (out.length - offset < MAX_TERMS_PER_EVENT * TERM_KEY_BYTES) {
+    badArgument('out', `needs ${MAX_TERMS_PER_EVENT * TERM_KEY_BYTES} bytes from offset ${offset}, has ${out.length}`);
   }
   checkHeader(payload);
   const prefix = readEventPrefix(payload, PAYLOAD_HEADER_LENGTH);
@@ -123,7 +137,7 @@ export function deriveTermsInto(payload: Uint8Array, out: Uint8Array, offset = 0
     o += TERM_KEY_BYTES;
   }
   const count = prefix.topicCount;
-  copyKey(COUNT_KEYS, topicCountBucket(count) * TERM_KEY_BYTES, out, o);
+  copyKey(COUNT_KEYS, bucketOfCount(count) * TERM_KEY_BYTES, out, o);
   o += TERM_KEY_BYTES;
   const n = Math.min(count, MAX_TOPIC_POSITIONS);
   let at = prefix.topics;
@@ -154,5 +168,6 @@ export function deriveTerms(payload: Uint8Array | PayloadView): TermKey[] {
 
 /** Lower-case hex of a key: a Map key for in-memory indexes and a readable form in test output. */
 export function termKeyHex(key: TermKey): string {
+  checkBytes(key, 'key');
   return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex');
 }

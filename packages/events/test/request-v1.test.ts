@@ -1,11 +1,13 @@
 // getEvents v1 validation: every rule of spec §1.1 (upstream protocol/get_events.go Valid) as a named test with
 // the exact message and JSON-RPC code, in upstream's order (a request breaking two rules reports the earlier one);
 // plus the scan window, the exclusive cursor and the response cursor of §1.2.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   compileV1Filters,
   EventsError,
+  MAX_TOPIC_BASE64_LENGTH,
   parseV1Cursor,
+  V1_MAX_CURSOR_LENGTH,
   v1ResponseCursor,
   v1ScanWindow,
   validateGetEventsV1,
@@ -195,5 +197,90 @@ describe('getEvents v1 window and cursors', () => {
   it('parseV1Cursor is lenient on width like strconv (upstream)', () => {
     expect(parseV1Cursor('4294967296-1')).toEqual({ ledger: 1, tx: 0, op: 0, event: 1 });
     expect(() => parseV1Cursor('1-4294967296')).toThrow('value out of range');
+  });
+});
+
+describe('getEvents v1: bounds before work', () => {
+  const huge = '1'.repeat(16 << 20); // 16 MiB of digits: BigInt() of it took 4.5 s before the length check
+  const causeOf = (params: unknown): EventsError => {
+    try {
+      validateGetEventsV1(params);
+    } catch (error) {
+      if (error instanceof EventsError && error.cause instanceof EventsError) return error.cause;
+      throw error;
+    }
+    throw new Error('request was accepted');
+  };
+
+  it('a 16 MiB cursor is TOO_LONG, and BigInt never sees it', () => {
+    const cursor = `${huge}-0`; // well-formed but for its width: the old parse ran BigInt over all 16 Mi digits
+    const bigInt = vi.spyOn(globalThis, 'BigInt');
+    try {
+      expect(rpcOf({ pagination: { cursor } })).toEqual(
+        invalidParams('invalid parameters: invalid event id: 16777218 characters, more than the 30 of %019d-%010d'),
+      );
+      expect(causeOf({ pagination: { cursor } })).toMatchObject({ code: 'TOO_LONG', field: 'cursor' });
+      expect(() => parseV1Cursor(cursor)).toThrow(expect.objectContaining({ code: 'TOO_LONG' }));
+      const longArguments = bigInt.mock.calls.filter(([arg]) => typeof arg === 'string' && arg.length > 30);
+      expect(longArguments).toHaveLength(0);
+    } finally {
+      bigInt.mockRestore();
+    }
+  });
+
+  it('the cursor bound is the width of an id: 30 characters pass, 31 do not', () => {
+    expect(V1_MAX_CURSOR_LENGTH).toBe(30);
+    expect(parseV1Cursor(`${'0'.repeat(18)}5-${'0'.repeat(9)}7`)).toEqual({ ledger: 0, tx: 0, op: 5, event: 7 });
+    expect(() => parseV1Cursor(`${'0'.repeat(19)}5-${'0'.repeat(9)}7`)).toThrow(/TOO_LONG/);
+  });
+
+  it('malformed cursors are EventsError BAD_EVENT_ID with upstream text as detail', () => {
+    for (const cursor of ['abc', '1-', '-1-0', '1-4294967296', '99999999999999999999-0', '1.5-0', '+-0']) {
+      expect(() => parseV1Cursor(cursor)).toThrow(
+        expect.objectContaining({ name: 'EventsError', code: 'BAD_EVENT_ID' }),
+      );
+    }
+    expect(causeOf({ pagination: { cursor: '1-x' } }).detail).toBe(
+      'invalid event id 1-x: strconv.ParseUint: parsing "x": invalid syntax',
+    );
+  });
+
+  it('a segment over the base64 bound is refused before it is decoded (TOO_LONG)', () => {
+    const segment = 'A'.repeat(MAX_TOPIC_BASE64_LENGTH + 4);
+    expect(causeOf({ startLedger: 1, filters: [{ topics: [[segment]] }] })).toMatchObject({ code: 'TOO_LONG' });
+  });
+
+  it('lists over their caps are refused without decoding what is in them', () => {
+    // A 16 MiB segment inside is never looked at: the cap refuses first, with upstream's message.
+    const bad = { topics: [[huge]] };
+    expect(rpcOf({ startLedger: 1, filters: [{}, {}, {}, {}, {}, bad] })).toEqual(
+      invalidParams('maximum 5 filters per request'),
+    );
+    expect(rpcOf({ startLedger: 1, filters: [{ topics: [[T], [T], [T], [T], [T], [huge]] }] })).toEqual(
+      invalidParams('filter 1 invalid: maximum 5 topics per filter'),
+    );
+    expect(rpcOf({ startLedger: 1, filters: [{ topics: [[T, T, T, T, T, huge]] }] })).toEqual(
+      invalidParams('filter 1 invalid: topic 1 invalid: topic cannot have more than 4 segments'),
+    );
+    expect(rpcOf({ startLedger: 1, filters: [{ topics: [['*', '**', T, T, T, huge]] }] })).toEqual(
+      invalidParams(
+        "filter 1 invalid: topic 1 invalid: segment 2 invalid: wildcard '**' is only allowed as the last segment",
+      ),
+    );
+    expect(rpcOf({ startLedger: 1, filters: [{ contractIds: [C, C, C, C, C, 42] }] })).toEqual(
+      invalidParams('filter 1 invalid: maximum 5 contract IDs per filter'),
+    );
+    expect(rpcOf({ startLedger: 1, filters: [{ type: 'contract,'.repeat(8) }] })).toEqual(
+      invalidParams('filter 1 invalid: filter type invalid: longer than 64 characters'),
+    );
+  });
+
+  it("an over-cap list still reports Valid()'s earlier rules first", () => {
+    expect(rpcOf({ startLedger: 0, filters: [{}, {}, {}, {}, {}, {}] })).toEqual(
+      invalidParams('startLedger must be positive'),
+    );
+    expect(rpcOf({ startLedger: 1, filters: [{ type: 'bogus', topics: [[T], [T], [T], [T], [T], [T]] }] })).toEqual(
+      invalidParams("filter 1 invalid: filter type invalid: if set, type must be either 'system' or 'contract'"),
+    );
   });
 });

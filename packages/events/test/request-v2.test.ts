@@ -1,7 +1,13 @@
 // getEventsV2 validation: each rule of spec §1.5 as a named test with its code (-32602 always), reason and extra
 // data fields. The message texts are this package's (the upstream eventsapi handler was not in the material read).
 import { describe, expect, it } from 'vitest';
-import { EventsError, encodeCursorV2, type StorageFilter, validateGetEventsV2 } from '../src/index.js';
+import {
+  EventsError,
+  encodeCursorV2,
+  MAX_TOPIC_BASE64_LENGTH,
+  type StorageFilter,
+  validateGetEventsV2,
+} from '../src/index.js';
 
 const C = 'CAS3J7GYLGXMF6TDJBBYYSE3HQ6BBSMLNUQ34T6TZMYMW2EVH34XOWMA';
 const T = 'AAAADwAAAAh0cmFuc2Zlcg==';
@@ -154,5 +160,23 @@ describe('getEventsV2 validation', () => {
         { ledgerRange: range },
       ).data.reason,
     ).toBe('ledger_out_of_range');
+  });
+});
+
+describe('getEventsV2: bounds before work', () => {
+  it('a topic over the base64 bound is refused before it is decoded (cause TOO_LONG)', () => {
+    try {
+      validateGetEventsV2({ minLedger: 2, filters: [{ topic0: 'A'.repeat(MAX_TOPIC_BASE64_LENGTH + 4) }] });
+      throw new Error('accepted');
+    } catch (error) {
+      expect(error).toBeInstanceOf(EventsError);
+      expect((error as EventsError).rpc?.message).toBe('filter 1: topic0 is not a base64 XDR ScVal');
+      expect((error as EventsError).cause).toMatchObject({ code: 'TOO_LONG' });
+    }
+  });
+  it('a non-string xdrFormat is refused, not a TypeError', () => {
+    expect(errorOf({ minLedger: 2, xdrFormat: Object.create(null) }).message).toBe(
+      "got 'an object': expected base64, json for optional 'xdrFormat'",
+    );
   });
 });

@@ -40,7 +40,30 @@ const {
   SC_VAL_TYPE,
   XDR_LIMITS,
 } = xdrConstants;
-const { expectEnd, i32, need, readArrayCount, readBool, readEnum, skipFixed, skipVarOpaque, tooDeep, u32 } = xdrCursor;
+const {
+  checkBytes,
+  checkFlag,
+  checkOffset,
+  expectEnd,
+  i32,
+  need,
+  readArrayCount,
+  readBool,
+  readEnum,
+  skipFixed,
+  skipVarOpaque,
+  tooDeep,
+  u32,
+} = xdrCursor;
+
+/**
+ * The argument check of every public comparator: both sides are Uint8Arrays (INVALID_ARGUMENT otherwise). Two
+ * `instanceof` tests per call, before any byte is read; the walks below read bytes without re-checking types.
+ */
+function checkPair(a: Uint8Array, b: Uint8Array): void {
+  checkBytes(a, 'a');
+  checkBytes(b, 'b');
+}
 
 /**
  * Where each side ended after the last lockstep helper returned. The helpers return the order and leave their end
@@ -407,6 +430,7 @@ function compareKeyed(
  * fully validated (each array must hold exactly one key); malformed input throws LedgerKeyError. Allocation-free.
  */
 export function compareLedgerKeys(a: Uint8Array, b: Uint8Array): number {
+  checkPair(a, b);
   const order = compareKeysInWasm(a, b);
   // Above 1: malformed or too large for the wasm path; the walker orders the keys or throws the exact error.
   return order <= 1 ? order : compareKeyed(a, 0, false, b, 0, false);
@@ -414,16 +438,20 @@ export function compareLedgerKeys(a: Uint8Array, b: Uint8Array): number {
 
 /** compareLedgerKeys without the WebAssembly path: the lockstep walker alone (tests cross-check the two). */
 export function compareLedgerKeysByWalker(a: Uint8Array, b: Uint8Array): number {
+  checkPair(a, b);
   return compareKeyed(a, 0, false, b, 0, false);
 }
 
 /** Order of two XDR LedgerEntries by their keys (the rest of each entry is validated, not compared). */
 export function compareLedgerEntries(a: Uint8Array, b: Uint8Array): number {
+  checkPair(a, b);
   return compareKeyed(a, 0, true, b, 0, true);
 }
 
 /** Order of an XDR LedgerEntry's key against an XDR LedgerKey, without building the entry's key. */
 export function compareEntryToKey(entry: Uint8Array, key: Uint8Array): number {
+  checkBytes(entry, 'entry');
+  checkBytes(key, 'key');
   return compareKeyed(entry, 0, true, key, 0, false);
 }
 
@@ -433,6 +461,7 @@ export function compareEntryToKey(entry: Uint8Array, key: Uint8Array): number {
  * its key, so INIT/LIVE/DEAD of the same key compare 0.
  */
 export function compareBucketEntries(a: Uint8Array, b: Uint8Array): number {
+  checkPair(a, b);
   const ta = readEnum(a, 0, -1, 2, 'BucketEntry.type');
   const tb = readEnum(b, 0, -1, 2, 'BucketEntry.type');
   if (ta === BUCKET_ENTRY_TYPE.METAENTRY || tb === BUCKET_ENTRY_TYPE.METAENTRY) {
@@ -450,6 +479,7 @@ export function compareBucketEntries(a: Uint8Array, b: Uint8Array): number {
  * not expected here (merges and sorts see entries only) and is ordered first without being read.
  */
 export function compareBucketEntryKeys(a: Uint8Array, b: Uint8Array): number {
+  checkPair(a, b);
   const ta = readEnum(a, 0, -1, 2, 'BucketEntry.type');
   const tb = readEnum(b, 0, -1, 2, 'BucketEntry.type');
   if (ta === BUCKET_ENTRY_TYPE.METAENTRY || tb === BUCKET_ENTRY_TYPE.METAENTRY) {
@@ -460,6 +490,7 @@ export function compareBucketEntryKeys(a: Uint8Array, b: Uint8Array): number {
 
 /** compareHotArchiveBucketEntries for records already validated whole (see compareBucketEntryKeys). */
 export function compareHotArchiveBucketEntryKeys(a: Uint8Array, b: Uint8Array): number {
+  checkPair(a, b);
   const ta = readEnum(a, 0, -1, 1, 'HotArchiveBucketEntry.type');
   const tb = readEnum(b, 0, -1, 1, 'HotArchiveBucketEntry.type');
   const meta = HOT_ARCHIVE_BUCKET_ENTRY_TYPE.HOT_ARCHIVE_METAENTRY;
@@ -482,6 +513,11 @@ export function compareKeyedRecordsAt(
   pb: number,
   bIsEntry: boolean,
 ): number {
+  checkPair(a, b);
+  checkOffset(a, pa, 'pa');
+  checkOffset(b, pb, 'pb');
+  checkFlag(aIsEntry, 'aIsEntry');
+  checkFlag(bIsEntry, 'bIsEntry');
   return compareKeyed(a, pa, aIsEntry, b, pb, bIsEntry, ENDS_UNCHECKED);
 }
 
@@ -490,6 +526,7 @@ export function compareKeyedRecordsAt(
  * contributes its entry's key and LIVE (1) its key.
  */
 export function compareHotArchiveBucketEntries(a: Uint8Array, b: Uint8Array): number {
+  checkPair(a, b);
   const ta = readEnum(a, 0, -1, 1, 'HotArchiveBucketEntry.type');
   const tb = readEnum(b, 0, -1, 1, 'HotArchiveBucketEntry.type');
   const meta = HOT_ARCHIVE_BUCKET_ENTRY_TYPE.HOT_ARCHIVE_METAENTRY;

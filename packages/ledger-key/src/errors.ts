@@ -65,3 +65,34 @@ export function fail(code: LedgerKeyErrorCode, offset: number, field: string, de
 export function invalidArgument(field: string, detail: string): never {
   throw new LedgerKeyError(LedgerKeyErrorCode.INVALID_ARGUMENT, detail, { field });
 }
+
+/**
+ * A short description of any caller value for an error message. Never throws: `String()` of a null-prototype object
+ * and a template literal holding a Symbol both throw TypeError, so caller values are never formatted directly.
+ */
+export function describeValue(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return value.length > 64 ? `a string of ${value.length} characters` : JSON.stringify(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+    case 'object':
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return `an array of ${value.length}`;
+      return Object.prototype.toString
+        .call(value)
+        .slice(8, -1)
+        .replace(/^Object$/, 'an object');
+    default:
+      return String(value); // number, boolean, undefined
+  }
+}
+
+/** INVALID_ARGUMENT for a value passed where a Uint8Array belongs (cold: built only when throwing). */
+export function notBytes(value: unknown, field: string): never {
+  return invalidArgument(field, `expected a Uint8Array, got ${describeValue(value)}`);
+}

@@ -11,12 +11,16 @@
 // the view below stays valid. The memory is shared by every call: safe because a comparison never calls out to user
 // code, so no other comparison can interleave (JavaScript is single-threaded per realm; workers have their own
 // module instance).
+import { describeValue, invalidArgument } from './errors.js';
 import { KEY_ORDER_WASM_BASE64 } from './key-order-wasm.js';
+import { checkFlag } from './xdr-cursor.js';
 
 // The slice of the WebAssembly JS API used here: lib ES2023 and @types/node 20 declare no WebAssembly values.
 interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => object;
   readonly Instance: new (module: object) => { readonly exports: unknown };
+  /** What a trap (e.g. a read past the end of memory) throws. */
+  readonly RuntimeError: new () => Error;
 }
 interface KeyOrderExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
@@ -27,7 +31,7 @@ interface KeyOrderExports {
   readonly compareKeyedAt: (pa: number, aIsEntry: number, pb: number, bIsEntry: number) => number;
 }
 
-const { Module, Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+const { Module, Instance, RuntimeError } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 const keyOrderModule = new Module(Buffer.from(KEY_ORDER_WASM_BASE64, 'base64'));
 const wasm = new Instance(keyOrderModule).exports as KeyOrderExports;
 const wasmCompare = wasm.compare;
@@ -62,14 +66,17 @@ export function compareKeysInWasm(a: Uint8Array, b: Uint8Array): number {
 
 /** The module's own page; an arena's bytes start right after it. */
 const WASM_PAGE = 65536;
+/** Largest arena: its memory (one module page plus the arena) must stay within wasm32's signed 2 GiB. */
+const MAX_ARENA_BYTES = 2 ** 31 - WASM_PAGE;
 
 /**
  * WebAssembly memory in which a caller keeps records it has already validated (a merge's read buffers) and has them
  * ordered where they lie: `compareAt` is compareKeyedRecordsAt for positions in `bytes`, run by the wasm comparator
  * without copying either record (in JavaScript, ordering two CONTRACT_DATA keys that share a contract is a walk over
  * many small SCVal nodes; in wasm each node is a few instructions). Each arena is its own instance of the key-order
- * module, so arenas in one thread do not share bytes; like compareKeyedRecordsAt it validates nothing, and records
- * that are not valid give a meaningless order, never a read outside the arena's memory.
+ * module, so arenas in one thread do not share bytes; like compareKeyedRecordsAt it validates nothing: records that
+ * are not valid give a meaningless order, or INVALID_ARGUMENT when reading them would leave the arena's memory, never
+ * a read outside it.
  */
 export class KeyedRecordArena {
   /** The caller's bytes: `byteLength` of them, zeroed at creation, positions 4-aligned from its start. */
@@ -85,9 +92,10 @@ export class KeyedRecordArena {
   };
   private readonly compareKeyedAt: KeyOrderExports['compareKeyedAt'];
 
+  /** `byteLength`: an integer in [1, 2 GiB - 64 KiB]; anything else is LedgerKeyError INVALID_ARGUMENT. */
   constructor(byteLength: number) {
-    if (!Number.isSafeInteger(byteLength) || byteLength <= 0 || byteLength > 2 ** 31 - WASM_PAGE) {
-      throw new RangeError(`arena size ${byteLength} is not in [1, 2 GiB - 64 KiB]`);
+    if (!Number.isSafeInteger(byteLength) || byteLength <= 0 || byteLength > MAX_ARENA_BYTES) {
+      invalidArgument('byteLength', `arena size ${describeValue(byteLength)} is not in [1, 2 GiB - 64 KiB]`);
     }
     const exports = new Instance(keyOrderModule).exports as KeyOrderExports;
     exports.memory.grow(Math.ceil(byteLength / WASM_PAGE));
@@ -98,9 +106,30 @@ export class KeyedRecordArena {
 
   /**
    * Order of the keyed records at `bytes[pa]` and `bytes[pb]` (each a LedgerEntry when its flag is set, else a
-   * LedgerKey; both validated whole by the caller): -1, 0 or 1, exactly as compareKeyedRecordsAt.
+   * LedgerKey; both validated whole by the caller): -1, 0 or 1, exactly as compareKeyedRecordsAt. Positions outside
+   * `bytes`, flags that are not booleans, and records that run past the arena's memory are INVALID_ARGUMENT.
    */
   compareAt(pa: number, aIsEntry: boolean, pb: number, bIsEntry: boolean): number {
-    return this.compareKeyedAt(pa + WASM_PAGE, aIsEntry ? 1 : 0, pb + WASM_PAGE, bIsEntry ? 1 : 0);
+    const end = this.bytes.length;
+    if (!(Number.isSafeInteger(pa) && pa >= 0 && pa < end)) this.badPosition(pa, 'pa');
+    if (!(Number.isSafeInteger(pb) && pb >= 0 && pb < end)) this.badPosition(pb, 'pb');
+    checkFlag(aIsEntry, 'aIsEntry');
+    checkFlag(bIsEntry, 'bIsEntry');
+    try {
+      return this.compareKeyedAt(pa + WASM_PAGE, aIsEntry ? 1 : 0, pb + WASM_PAGE, bIsEntry ? 1 : 0);
+    } catch (error) {
+      // A trap: a record that is not valid ran the walk off the end of the memory.
+      if (error instanceof RuntimeError) {
+        invalidArgument('records', `the records at ${pa} and ${pb} run past the arena: not valid keyed records`);
+      }
+      throw error;
+    }
+  }
+
+  private badPosition(position: number, field: string): never {
+    return invalidArgument(
+      field,
+      `position ${describeValue(position)} is not inside the arena's ${this.bytes.length} bytes`,
+    );
   }
 }

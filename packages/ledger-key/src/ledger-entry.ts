@@ -3,7 +3,7 @@
 // comparator order entries by key without building the key.
 import { assert } from './assert.js';
 import { skipEntryAfterKey, skipEntryBeforeKey, skipLedgerEntryExt } from './entry-bodies.js';
-import { invalidArgument } from './errors.js';
+import { describeValue, invalidArgument } from './errors.js';
 import { LedgerKeyView, readLedgerEntryType, skipKeyArm } from './ledger-key.js';
 import { ScValView } from './scval.js';
 import type { LedgerEntryType } from './xdr-constants.js';
@@ -13,7 +13,7 @@ import * as xdrCursor from './xdr-cursor.js';
 // Module-local copies of the constants and readers used on hot paths: TurboFan folds a module's own consts but
 // re-reads an imported binding at every use, which cost 10-20% of a comparison when measured.
 const { LEDGER_ENTRY_TYPE, LEDGER_ENTRY_TYPE_NAMES } = xdrConstants;
-const { expectEnd, need, startOffset, u32 } = xdrCursor;
+const { checkBytes, checkOffset, expectEnd, need, startOffset, u32 } = xdrCursor;
 
 /**
  * Validates a LedgerEntry from `p` up to its key fields and returns where they start; the entry's type is at
@@ -158,16 +158,18 @@ export class LedgerEntryView {
 }
 
 /**
- * Reads and validates a LedgerEntry (every field of every arm, ext chains, nesting limits). Without `offset` the
- * entry must fill `bytes` (else TRAILING_BYTES); with `offset` it is read from inside a larger buffer.
- */
-/**
  * Validates one LedgerEntry at `offset` and writes its layout into `out` without allocating anything: out[0] its
  * LedgerEntryType, out[1] and out[2] the start and end of its key fields (the fields a LedgerKey of the entry holds
  * after its type: contiguous in the data arm, after the ext of CONTRACT_DATA / CONTRACT_CODE), out[3] the end of the
- * entry; all offsets in `bytes`. For readers that walk many entries in place (ledger-meta's change fold).
+ * entry; all offsets in `bytes`. For readers that walk many entries in place (ledger-meta's change fold). `offset`
+ * must be an index into `bytes` and `out` an Int32Array of at least 4 (INVALID_ARGUMENT otherwise).
  */
 export function ledgerEntryLayout(bytes: Uint8Array, offset: number, out: Int32Array): void {
+  checkBytes(bytes, 'bytes');
+  checkOffset(bytes, offset, 'offset');
+  if (!(out instanceof Int32Array) || out.length < 4) {
+    invalidArgument('out', `expected an Int32Array of at least 4 elements, got ${describeValue(out)}`);
+  }
   const keyStart = entryKeyStart(bytes, offset);
   const type = u32(bytes, offset + 4);
   const keyEnd = skipKeyArm(bytes, keyStart, type);
@@ -177,6 +179,10 @@ export function ledgerEntryLayout(bytes: Uint8Array, offset: number, out: Int32A
   out[3] = skipEntryTail(bytes, type, keyStart, keyEnd);
 }
 
+/**
+ * Reads and validates a LedgerEntry (every field of every arm, ext chains, nesting limits). Without `offset` the
+ * entry must fill `bytes` (else TRAILING_BYTES); with `offset` it is read from inside a larger buffer.
+ */
 export function readLedgerEntry(bytes: Uint8Array, offset?: number): LedgerEntryView {
   const start = startOffset(bytes, offset);
   // Scan in the caller's array so error offsets are the caller's offsets; the view keeps offsets relative to itself.

@@ -12,6 +12,7 @@
 // Everything else (discriminants — all non-negative in valid keys — fixed opaque, unsigned integers, bools and
 // optional flags) is already byte-ordered and is copied. Every field's encoding is prefix-free, so the concatenation
 // orders as the struct does field by field. The key is validated first (LedgerKeyError on malformed input).
+import { describeValue, invalidArgument } from './errors.js';
 import { entryKeyStart } from './ledger-entry.js';
 import { readLedgerEntryType, skipKeyArm } from './ledger-key.js';
 import { scAddressSize } from './sc-address.js';
@@ -20,7 +21,7 @@ import * as xdrConstants from './xdr-constants.js';
 import * as xdrCursor from './xdr-cursor.js';
 
 const { LEDGER_ENTRY_TYPE, SC_VAL_TYPE } = xdrConstants;
-const { expectEnd, padLength, u32 } = xdrCursor;
+const { checkBytes, checkOffset, expectEnd, padLength, u32 } = xdrCursor;
 // Module-local bindings of imported functions: hot paths call them per field (see compare.ts on why).
 const entryKeyStartOf = entryKeyStart;
 const ledgerEntryTypeAt = readLedgerEntryType;
@@ -43,9 +44,19 @@ for (const type of [
   SIGNED_SCVAL[type] = 1;
 }
 
+/** Largest initial capacity an OrderKey takes (it grows past it when a key needs more). */
+const MAX_INITIAL_CAPACITY = 1 << 20;
+
+/** INVALID_ARGUMENT unless `other` is an OrderKey. */
+function checkOrderKey(other: OrderKey): void {
+  if (!(other instanceof OrderKey)) invalidArgument('other', `expected an OrderKey, got ${describeValue(other)}`);
+}
+
 /**
  * A reusable order-key buffer: `setFromKey` / `setFromEntry` overwrite it (growing only when a key needs more room),
- * `compare` orders two of them with a native memcmp. Not thread-safe; one per cursor.
+ * `compare` orders two of them with a native memcmp. Not thread-safe; one per cursor. Bad arguments (a capacity
+ * outside [0, 2^20], bytes that are not a Uint8Array, an offset outside them, another argument than an OrderKey) are
+ * LedgerKeyError INVALID_ARGUMENT.
  */
 export class OrderKey {
   bytes: Uint8Array;
@@ -54,13 +65,22 @@ export class OrderKey {
   private words: Uint32Array;
 
   constructor(capacity = 256) {
+    if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_INITIAL_CAPACITY) {
+      invalidArgument('capacity', `capacity ${describeValue(capacity)} is not in [0, ${MAX_INITIAL_CAPACITY}]`);
+    }
     const buffer = new ArrayBuffer(roundUp4(capacity));
     this.bytes = new Uint8Array(buffer);
     this.words = new Uint32Array(buffer);
   }
 
   /** The order key of the XDR LedgerKey at `b[p..end)` (the key must end exactly at `end`, default b.length). */
-  setFromKey(b: Uint8Array, p = 0, end = b.length): this {
+  setFromKey(b: Uint8Array, p = 0, end?: number): this {
+    checkBytes(b, 'b');
+    checkOffset(b, p, 'p');
+    if (end === undefined) end = b.length;
+    else if (!(Number.isSafeInteger(end) && end >= p && end <= b.length)) {
+      invalidArgument('end', `end ${describeValue(end)} is not in [${p}, ${b.length}]`);
+    }
     const type = ledgerEntryTypeAt(b, p, 'LedgerKey.type');
     const keyEnd = skipKeyFields(b, p + 4, type);
     if (keyEnd !== end) expectEnd(b.subarray(0, end), keyEnd, 'LedgerKey');
@@ -72,6 +92,8 @@ export class OrderKey {
 
   /** The order key of the key of the XDR LedgerEntry at `b[p..)` (only its key fields are read and validated). */
   setFromEntry(b: Uint8Array, p = 0): this {
+    checkBytes(b, 'b');
+    checkOffset(b, p, 'p');
     const keyStart = entryKeyStartOf(b, p);
     const type = u32(b, p + 4);
     const keyEnd = skipKeyFields(b, keyStart, type);
@@ -93,6 +115,7 @@ export class OrderKey {
 
   /** Copies another order key into this one. */
   setFrom(other: OrderKey): this {
+    checkOrderKey(other);
     this.length = 0;
     this.reserve(other.length);
     const words = (other.length + 3) >>> 2;
@@ -109,6 +132,7 @@ export class OrderKey {
    * prefixes (the contract, the key's shape), where this beats a native memcmp call's fixed cost.
    */
   compare(other: OrderKey): number {
+    checkOrderKey(other);
     const a = this.bytes;
     const b = other.bytes;
     const n = Math.min(this.length, other.length);

@@ -2,7 +2,7 @@
 // is checked (byte lengths, XDR bounds, integer ranges, nesting, known tags) and a bad one throws INVALID_ARGUMENT
 // naming the field, so whatever these functions return passes this package's own validation.
 import { skipConfigSettingBody } from './config-setting.js';
-import { invalidArgument, LedgerKeyError, LedgerKeyErrorCode } from './errors.js';
+import { describeValue, invalidArgument, LedgerKeyError, LedgerKeyErrorCode } from './errors.js';
 import { validateLedgerEntry } from './ledger-entry.js';
 import { validateLedgerKey } from './ledger-key.js';
 import type {
@@ -103,7 +103,7 @@ class XdrWriter {
 /** A JS number that is an exact uint32 (numbers, not bigints, because 32-bit fields fit a double exactly). */
 function u32Of(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > U32_MAX) {
-    invalidArgument(field, `expected an integer in [0, 2^32), got ${String(value)}`);
+    invalidArgument(field, `expected an integer in [0, 2^32), got ${describeValue(value)}`);
   }
   return value;
 }
@@ -111,7 +111,7 @@ function u32Of(value: unknown, field: string): number {
 /** A JS number that is an exact int32. */
 function i32Of(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < I32_MIN || value > I32_MAX) {
-    invalidArgument(field, `expected an integer in [-2^31, 2^31), got ${String(value)}`);
+    invalidArgument(field, `expected an integer in [-2^31, 2^31), got ${describeValue(value)}`);
   }
   return value;
 }
@@ -121,7 +121,10 @@ function bigOf(value: unknown, bits: number, signed: boolean, field: string): bi
   const min = signed ? -(1n << BigInt(bits - 1)) : 0n;
   const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n;
   if (typeof value !== 'bigint' || value < min || value > max) {
-    invalidArgument(field, `expected a ${signed ? 'signed' : 'unsigned'} ${bits}-bit bigint, got ${String(value)}`);
+    invalidArgument(
+      field,
+      `expected a ${signed ? 'signed' : 'unsigned'} ${bits}-bit bigint, got ${describeValue(value)}`,
+    );
   }
   return value;
 }
@@ -136,6 +139,10 @@ function bytesOf(value: unknown, length: number, field: string): Uint8Array {
 
 /** A string (UTF-8 encoded) or bytes, at most `max` bytes long. */
 function varBytesOf(value: XdrString | undefined, max: number, field: string): Uint8Array {
+  // UTF-8 takes at least one byte per UTF-16 unit, so a string longer than `max` is refused before it is encoded.
+  if (typeof value === 'string' && value.length > max) {
+    invalidArgument(field, `${value.length} characters exceed the XDR bound of ${max} bytes`);
+  }
   const bytes = typeof value === 'string' ? utf8.encode(value) : value;
   if (!(bytes instanceof Uint8Array)) invalidArgument(field, 'expected a string or a Uint8Array');
   if (bytes.length > max) invalidArgument(field, `${bytes.length} bytes exceed the XDR bound ${max}`);
@@ -145,14 +152,27 @@ function varBytesOf(value: XdrString | undefined, max: number, field: string): U
 /** A variable-length XDR array within its bound; `undefined` (an omitted optional field) is the empty array. */
 function arrayOf<T>(value: readonly T[] | undefined, max: number, field: string): readonly T[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) invalidArgument(field, 'expected an array');
+  return requiredArrayOf(value, max, field);
+}
+
+/** A variable-length XDR array that must be given (a vec or map value, an SCContractInstance's storage). */
+function requiredArrayOf<T>(value: readonly T[], max: number, field: string): readonly T[] {
+  if (!Array.isArray(value)) invalidArgument(field, `expected an array, got ${describeValue(value)}`);
   if (value.length > max) invalidArgument(field, `${value.length} elements exceed the XDR bound ${max}`);
   return value;
 }
 
 /** The `type` tag of a model object, for error messages about unknown tags (inputs may come from untyped JS). */
 function tagOf(value: unknown): string {
-  return typeof value === 'object' && value !== null ? String((value as { type?: unknown }).type) : String(value);
+  return describeValue(typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : value);
+}
+
+/** A nested model object (an extension, a signer, a claimant, cost inputs): anything else is INVALID_ARGUMENT. */
+function objectOf<T>(value: T, field: string): NonNullable<T> {
+  if (typeof value !== 'object' || value === null) {
+    invalidArgument(field, `expected an object, got ${describeValue(value)}`);
+  }
+  return value;
 }
 
 // ---- shared pieces ----
@@ -183,7 +203,7 @@ const ASSET_CODE_TEXT = /^[A-Za-z0-9]+$/;
 function assetCodeOf(code: AssetCode, size: 4 | 12, field: string): Uint8Array {
   if (code instanceof Uint8Array) return bytesOf(code, size, field);
   const minLength = size === 4 ? 1 : 5;
-  if (typeof code !== 'string' || !ASSET_CODE_TEXT.test(code) || code.length < minLength || code.length > size) {
+  if (typeof code !== 'string' || code.length < minLength || code.length > size || !ASSET_CODE_TEXT.test(code)) {
     invalidArgument(field, `expected ${minLength}..${size} ASCII letters or digits`);
   }
   const out = new Uint8Array(size);
@@ -254,7 +274,7 @@ function writeScMap(w: XdrWriter, entries: readonly ScMapEntry[] | null, depth: 
     w.u32(0);
     return;
   }
-  const list = arrayOf(entries, U32_MAX, field);
+  const list = requiredArrayOf(entries, U32_MAX, field);
   w.u32(1);
   w.u32(list.length);
   for (let i = 0; i < list.length; i++) {
@@ -348,7 +368,7 @@ function writeScVal(w: XdrWriter, value: ScVal, depth: number, field: string): v
         w.u32(0);
         return;
       }
-      const items = arrayOf(value.value, U32_MAX, field);
+      const items = requiredArrayOf(value.value, U32_MAX, field);
       w.u32(1);
       w.u32(items.length);
       for (let i = 0; i < items.length; i++) writeScVal(w, items[i]!, depth + 1, `${field}[${i}]`);
@@ -392,7 +412,7 @@ function writeScVal(w: XdrWriter, value: ScVal, depth: number, field: string): v
 function durabilityOf(durability: unknown, field: string): number {
   if (durability === 'temporary') return 0;
   if (durability === 'persistent') return 1;
-  return invalidArgument(field, `expected 'temporary' or 'persistent', got ${String(durability)}`);
+  return invalidArgument(field, `expected 'temporary' or 'persistent', got ${describeValue(durability)}`);
 }
 
 /** A ConfigSettingID the current XDR defines (0..20). */
@@ -522,7 +542,7 @@ function writeClaimPredicate(w: XdrWriter, predicate: ClaimPredicate, depth: num
 
 /** Liabilities {int64 buying; int64 selling} of the account and trust-line ext v1. */
 function writeLiabilities(w: XdrWriter, liabilities: { buying: bigint; selling: bigint }, field: string): void {
-  if (typeof liabilities !== 'object' || liabilities === null) invalidArgument(field, 'expected {buying, selling}');
+  objectOf(liabilities, field);
   w.u64(bigOf(liabilities.buying, 64, true, `${field}.buying`));
   w.u64(bigOf(liabilities.selling, 64, true, `${field}.selling`));
 }
@@ -561,21 +581,22 @@ function writeEntryData(w: XdrWriter, data: LedgerEntryData, field: string): voi
       const signers = arrayOf(data.signers, XDR_LIMITS.SIGNERS, `${field}.signers`);
       w.u32(signers.length);
       for (let i = 0; i < signers.length; i++) {
-        writeSignerKey(w, signers[i]!.key, `${field}.signers[${i}].key`);
-        w.u32(u32Of(signers[i]!.weight, `${field}.signers[${i}].weight`));
+        const signer = objectOf(signers[i], `${field}.signers[${i}]`);
+        writeSignerKey(w, signer.key, `${field}.signers[${i}].key`);
+        w.u32(u32Of(signer.weight, `${field}.signers[${i}].weight`));
       }
-      const v1 = data.v1;
-      if (v1 === undefined) {
+      if (data.v1 === undefined) {
         w.u32(0);
         return;
       }
+      const v1 = objectOf(data.v1, `${field}.v1`);
       w.u32(1);
       writeLiabilities(w, v1.liabilities, `${field}.v1.liabilities`);
-      const v2 = v1.v2;
-      if (v2 === undefined) {
+      if (v1.v2 === undefined) {
         w.u32(0);
         return;
       }
+      const v2 = objectOf(v1.v2, `${field}.v1.v2`);
       w.u32(2);
       w.u32(u32Of(v2.numSponsored, `${field}.v1.v2.numSponsored`));
       w.u32(u32Of(v2.numSponsoring, `${field}.v1.v2.numSponsoring`));
@@ -588,10 +609,11 @@ function writeEntryData(w: XdrWriter, data: LedgerEntryData, field: string): voi
         w.u32(0);
         return;
       }
+      const v3 = objectOf(v2.v3, `${field}.v1.v2.v3`);
       w.u32(3);
       w.u32(0); // AccountEntryExtensionV3.ext
-      w.u32(u32Of(v2.v3.seqLedger, `${field}.v1.v2.v3.seqLedger`));
-      w.u64(bigOf(v2.v3.seqTime, 64, false, `${field}.v1.v2.v3.seqTime`));
+      w.u32(u32Of(v3.seqLedger, `${field}.v1.v2.v3.seqLedger`));
+      w.u64(bigOf(v3.seqTime, 64, false, `${field}.v1.v2.v3.seqTime`));
       return;
     }
     case 'trustline': {
@@ -605,14 +627,16 @@ function writeEntryData(w: XdrWriter, data: LedgerEntryData, field: string): voi
         w.u32(0);
         return;
       }
+      const v1 = objectOf(data.v1, `${field}.v1`);
       w.u32(1);
-      writeLiabilities(w, data.v1.liabilities, `${field}.v1.liabilities`);
-      if (data.v1.v2 === undefined) {
+      writeLiabilities(w, v1.liabilities, `${field}.v1.liabilities`);
+      if (v1.v2 === undefined) {
         w.u32(0);
         return;
       }
+      const v2 = objectOf(v1.v2, `${field}.v1.v2`);
       w.u32(2);
-      w.i32(i32Of(data.v1.v2.liquidityPoolUseCount, `${field}.v1.v2.liquidityPoolUseCount`));
+      w.i32(i32Of(v2.liquidityPoolUseCount, `${field}.v1.v2.liquidityPoolUseCount`));
       w.u32(0); // TrustLineEntryExtensionV2.ext
       return;
     }
@@ -623,7 +647,7 @@ function writeEntryData(w: XdrWriter, data: LedgerEntryData, field: string): voi
       writeAsset(w, data.selling ?? { type: 'native' }, false, `${field}.selling`);
       writeAsset(w, data.buying ?? { type: 'native' }, false, `${field}.buying`);
       w.u64(bigOf(data.amount ?? 0n, 64, true, `${field}.amount`));
-      const price = data.price ?? { n: 1, d: 1 };
+      const price = objectOf(data.price ?? { n: 1, d: 1 }, `${field}.price`);
       w.i32(i32Of(price.n, `${field}.price.n`));
       w.i32(i32Of(price.d, `${field}.price.d`));
       w.u32(u32Of(data.flags ?? 0, `${field}.flags`));
@@ -644,9 +668,10 @@ function writeEntryData(w: XdrWriter, data: LedgerEntryData, field: string): voi
       const claimants = arrayOf(data.claimants, XDR_LIMITS.CLAIMANTS, `${field}.claimants`);
       w.u32(claimants.length);
       for (let i = 0; i < claimants.length; i++) {
+        const claimant = objectOf(claimants[i], `${field}.claimants[${i}]`);
         w.u32(0); // CLAIMANT_TYPE_V0
-        writeAccountId(w, claimants[i]!.destination, `${field}.claimants[${i}].destination`);
-        writeClaimPredicate(w, claimants[i]!.predicate, 1, `${field}.claimants[${i}].predicate`);
+        writeAccountId(w, claimant.destination, `${field}.claimants[${i}].destination`);
+        writeClaimPredicate(w, claimant.predicate, 1, `${field}.claimants[${i}].predicate`);
       }
       writeAsset(w, data.asset ?? { type: 'native' }, false, `${field}.asset`);
       w.u64(bigOf(data.amount ?? 0n, 64, true, `${field}.amount`));
@@ -654,9 +679,10 @@ function writeEntryData(w: XdrWriter, data: LedgerEntryData, field: string): voi
         w.u32(0);
         return;
       }
+      const v1 = objectOf(data.v1, `${field}.v1`);
       w.u32(1);
       w.u32(0); // ClaimableBalanceEntryExtensionV1.ext
-      w.u32(u32Of(data.v1.flags, `${field}.v1.flags`));
+      w.u32(u32Of(v1.flags, `${field}.v1.flags`));
       return;
     }
     case 'liquidityPool':
@@ -681,10 +707,10 @@ function writeEntryData(w: XdrWriter, data: LedgerEntryData, field: string): voi
       return;
     case 'contractCode': {
       w.u32(7);
-      const inputs = data.costInputs;
-      if (inputs === undefined) {
+      if (data.costInputs === undefined) {
         w.u32(0);
       } else {
+        const inputs = objectOf(data.costInputs, `${field}.costInputs`);
         w.u32(1);
         w.u32(0); // v1.ext
         w.u32(0); // ContractCodeCostInputs.ext
@@ -743,8 +769,9 @@ function writeLedgerEntry(w: XdrWriter, entry: LedgerEntry, field: string): void
     w.u32(0);
     return;
   }
+  const v1 = objectOf(entry.v1, `${field}.v1`);
   w.u32(1);
-  writeOptionalAccountId(w, entry.v1.sponsoringId, `${field}.v1.sponsoringId`);
+  writeOptionalAccountId(w, v1.sponsoringId, `${field}.v1.sponsoringId`);
   w.u32(0); // LedgerEntryExtensionV1.ext
 }
 

@@ -5,7 +5,7 @@
 // Performance note: each hot reader is a few bytecodes with its failure in a separate cold function. TurboFan only
 // inlines small functions, and an error message built in place (a template literal per check) made the readers too
 // big to inline, which cost the comparator roughly a third of its speed.
-import { fail, invalidArgument, LedgerKeyErrorCode } from './errors.js';
+import { describeValue, fail, invalidArgument, LedgerKeyErrorCode, notBytes } from './errors.js';
 
 // ---- cold paths: build the LedgerKeyError only when throwing ----
 
@@ -163,10 +163,25 @@ export function i64Big(b: Uint8Array, p: number): bigint {
 
 /** The start offset a `read*(bytes, offset?)` factory uses; INVALID_ARGUMENT unless it is an index into `bytes`. */
 export function startOffset(b: Uint8Array, offset: number | undefined): number {
-  if (!(b instanceof Uint8Array)) invalidArgument('bytes', 'expected a Uint8Array');
+  if (!(b instanceof Uint8Array)) notBytes(b, 'bytes');
   if (offset === undefined) return 0;
-  if (!Number.isSafeInteger(offset) || offset < 0 || offset > b.length) {
-    invalidArgument('offset', `offset ${offset} is not an index into ${b.length} bytes`);
-  }
+  checkOffset(b, offset, 'offset');
   return offset;
+}
+
+/** INVALID_ARGUMENT unless `offset` is an integer index into `b` (b.length included: an empty remainder). */
+export function checkOffset(b: Uint8Array, offset: number, field: string): void {
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > b.length) {
+    invalidArgument(field, `offset ${describeValue(offset)} is not an index into ${b.length} bytes`);
+  }
+}
+
+/** INVALID_ARGUMENT unless `value` is a Uint8Array (a Buffer is one; arrays and other typed arrays are not). */
+export function checkBytes(value: Uint8Array, field: string): void {
+  if (!(value instanceof Uint8Array)) notBytes(value, field);
+}
+
+/** INVALID_ARGUMENT unless `value` is a boolean (the is-entry flags of the in-place comparators). */
+export function checkFlag(value: boolean, field: string): void {
+  if (typeof value !== 'boolean') invalidArgument(field, `expected a boolean, got ${describeValue(value)}`);
 }

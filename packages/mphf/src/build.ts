@@ -5,7 +5,7 @@
 // the flat layout. Memory is about 13 bytes per key, all typed arrays; nothing per key is an object. The result
 // depends only on the key set, the options and the seed: not on key order, thread count, timing or the machine.
 import { availableParallelism } from 'node:os';
-import { assert, MphfError } from './errors.js';
+import { assert, describeValue, MphfError } from './errors.js';
 import {
   bucketOf,
   fmix32,
@@ -25,7 +25,7 @@ import { Control, outcomeOf, type PlacementState, placeParts, startRound } from 
 import { PlacementPool } from './placement-pool.js';
 import { checkStore } from './verify.js';
 
-/** Build parameters. Every field is optional; the defaults give about 2.8 bits per key. */
+/** Build parameters. Every field is optional; the defaults give about 2.83 bits per key. */
 export interface BuildOptions {
   /** Key hash seed (u32, default 0). A build that fails with one seed retries with seeds derived from it. */
   seed?: number;
@@ -91,26 +91,43 @@ function invalid(field: string, detail: string): MphfError {
   return new MphfError('INVALID_ARGUMENT', detail, { field });
 }
 
+/** INVALID_ARGUMENT unless `options` is an options object (not null, an array or a primitive). */
+function checkOptionsObject(options: BuildOptions): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw invalid('options', `options must be an object, got ${describeValue(options)}`);
+  }
+}
+
 function resolveOptions(options: BuildOptions): Params {
+  checkOptionsObject(options);
   const seed = options.seed ?? 0;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff) throw invalid('seed', `seed ${seed} is not a u32`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff) {
+    throw invalid('seed', `seed ${describeValue(seed)} is not a u32`);
+  }
   const lambda = options.lambda ?? DEFAULT_LAMBDA;
-  if (!(lambda >= 1 && lambda <= 8)) throw invalid('lambda', `lambda ${lambda} is not in [1, 8]`);
+  if (typeof lambda !== 'number' || !(lambda >= 1 && lambda <= 8)) {
+    throw invalid('lambda', `lambda ${describeValue(lambda)} is not in [1, 8]`);
+  }
   const alpha = options.alpha ?? DEFAULT_ALPHA;
-  if (!(alpha >= 0.5 && alpha <= 1)) throw invalid('alpha', `alpha ${alpha} is not in [0.5, 1]`);
+  if (typeof alpha !== 'number' || !(alpha >= 0.5 && alpha <= 1)) {
+    throw invalid('alpha', `alpha ${describeValue(alpha)} is not in [0.5, 1]`);
+  }
   const partKeys = options.partKeys ?? DEFAULT_PART_KEYS;
   if (!Number.isInteger(partKeys) || partKeys < 256 || partKeys > MAX_TARGET_PART_KEYS) {
-    throw invalid('partKeys', `partKeys ${partKeys} is not in [256, ${MAX_TARGET_PART_KEYS}]`);
+    throw invalid('partKeys', `partKeys ${describeValue(partKeys)} is not in [256, ${MAX_TARGET_PART_KEYS}]`);
   }
   const fingerprintBits = options.fingerprintBits ?? 0;
   if (fingerprintBits !== 0 && fingerprintBits !== 8 && fingerprintBits !== 16 && fingerprintBits !== 32) {
-    throw invalid('fingerprintBits', `fingerprintBits ${fingerprintBits} is not 0, 8, 16 or 32`);
+    throw invalid('fingerprintBits', `fingerprintBits ${describeValue(fingerprintBits)} is not 0, 8, 16 or 32`);
   }
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 1000) {
-    throw invalid('maxAttempts', `maxAttempts ${maxAttempts} is not in [1, 1000]`);
+    throw invalid('maxAttempts', `maxAttempts ${describeValue(maxAttempts)} is not in [1, 1000]`);
   }
-  return { seed, lambda, alpha, partKeys, fingerprintBits, maxAttempts, selfCheck: options.selfCheck === true };
+  const selfCheck = options.selfCheck ?? false;
+  if (typeof selfCheck !== 'boolean')
+    throw invalid('selfCheck', `selfCheck ${describeValue(selfCheck)} is not a boolean`);
+  return { seed, lambda, alpha, partKeys, fingerprintBits, maxAttempts, selfCheck };
 }
 
 /** Seed of attempt k: the caller's seed first, then a fixed sequence derived from it. */
@@ -129,9 +146,8 @@ interface Plan {
 
 function planBuild(keys: MphfKeys, options: BuildOptions): Plan {
   const params = resolveOptions(options);
-  const store = keyStoreOf(keys);
+  const store = keyStoreOf(keys, MAX_KEYS);
   const n = store.count;
-  if (n > MAX_KEYS) throw invalid('keys', `${n} keys; this build holds at most ${MAX_KEYS}`);
   const parts = n <= params.partKeys ? 1 : Math.ceil(n / params.partKeys);
   const bucketsPerPart = n === 0 ? 0 : Math.max(1, Math.ceil(n / parts / params.lambda));
   return { params, store, n, parts, bucketsPerPart };
@@ -536,9 +552,10 @@ function buildOnThisThread(plan: Plan): BuildReport {
 
 /** `buildMphfAsync` with what the build did. */
 export async function buildMphfAsyncWithReport(keys: MphfKeys, options: AsyncBuildOptions = {}): Promise<BuildReport> {
+  checkOptionsObject(options);
   const threads = options.threads ?? Math.min(4, availableParallelism());
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
-    throw invalid('threads', `threads ${threads} is not in [1, 64]`);
+    throw invalid('threads', `threads ${describeValue(threads)} is not in [1, 64]`);
   }
   const plan = planBuild(keys, options);
   if (threads === 1 || plan.n < PARALLEL_MIN_KEYS || plan.parts < 2) return buildOnThisThread(plan);

@@ -65,6 +65,32 @@ export class MphfError extends Error {
   }
 }
 
+/**
+ * A short description of any caller value for an error message. Never throws: `String()` of a null-prototype object
+ * and a template literal holding a Symbol both throw TypeError, so caller values are never formatted directly.
+ */
+export function describeValue(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return value.length > 64 ? `a string of ${value.length} characters` : JSON.stringify(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+    case 'object':
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return `an array of ${value.length}`;
+      return Object.prototype.toString
+        .call(value)
+        .slice(8, -1)
+        .replace(/^Object$/, 'an object');
+    default:
+      return String(value); // number, boolean, undefined
+  }
+}
+
 /** Crashes loudly when an internal invariant does not hold. A failed assert is a bug here, never bad input. */
 export function assert(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(`@strata/mphf invariant violated: ${message}`);

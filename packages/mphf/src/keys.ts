@@ -2,7 +2,7 @@
 // of one width or with an offsets table (read in place; the form for millions of keys, where one object per key
 // would cost more than the function), or any other iterable of Uint8Arrays (copied once into a packed buffer, so
 // the build can hash keys again to name a duplicate).
-import { MphfError } from './errors.js';
+import { describeValue, MphfError } from './errors.js';
 
 /** Keys back to back in one buffer, all `keyLength` bytes long (e.g. 16-byte hashed keys). */
 export interface FixedWidthKeys {
@@ -83,18 +83,24 @@ class OffsetKeyStore implements KeyStore {
 }
 
 function notAKey(index: number, value: unknown): MphfError {
-  const what = value === null ? 'null' : typeof value === 'object' ? value.constructor?.name : typeof value;
-  return new MphfError('INVALID_ARGUMENT', `key ${index} is a ${what}, not a Uint8Array`, { keyIndex: index });
+  return new MphfError('INVALID_ARGUMENT', `key ${index} is ${describeValue(value)}, not a Uint8Array`, {
+    keyIndex: index,
+  });
 }
 
-/** Copies the keys of a one-shot iterable into one growing buffer plus an offsets table. */
-function consumeIterable(keys: Iterable<unknown>): OffsetKeyStore {
+function tooManyKeys(count: number, maxKeys: number): MphfError {
+  return new MphfError('INVALID_ARGUMENT', `more than ${maxKeys} keys (${count})`, { field: 'keys' });
+}
+
+/** Copies the keys of a one-shot iterable into one growing buffer plus an offsets table (at most `maxKeys`). */
+function consumeIterable(keys: Iterable<unknown>, maxKeys: number): OffsetKeyStore {
   let bytes = new Uint8Array(1 << 16);
   let offsets = new Float64Array(1 << 12);
   let count = 0;
   let end = 0;
   for (const key of keys) {
     if (!(key instanceof Uint8Array)) throw notAKey(count, key);
+    if (count === maxKeys) throw tooManyKeys(count + 1, maxKeys);
     if (end + key.length > bytes.length) {
       const grown = new Uint8Array(Math.max(bytes.length * 2, end + key.length));
       grown.set(bytes.subarray(0, end));
@@ -113,6 +119,12 @@ function consumeIterable(keys: Iterable<unknown>): OffsetKeyStore {
   return new OffsetKeyStore(bytes.subarray(0, end), offsets.subarray(0, count + 1));
 }
 
+function notBytes(bytes: unknown): MphfError {
+  return new MphfError('INVALID_ARGUMENT', `bytes must be a Uint8Array, got ${describeValue(bytes)}`, {
+    field: 'bytes',
+  });
+}
+
 function isFixedWidth(keys: MphfKeys): keys is FixedWidthKeys {
   return typeof keys === 'object' && keys !== null && 'keyLength' in keys && 'bytes' in keys;
 }
@@ -121,40 +133,58 @@ function isOffsets(keys: MphfKeys): keys is OffsetKeys {
   return typeof keys === 'object' && keys !== null && 'offsets' in keys && 'bytes' in keys;
 }
 
-/** Validates the input form and wraps it. Arrays and packed forms are not copied. */
-export function keyStoreOf(keys: MphfKeys): KeyStore {
+/**
+ * Validates the input form and wraps it. Arrays and packed forms are not copied. A key set of more than `maxKeys`
+ * keys is refused by its count, before its keys are looked at (an iterable: when the key after `maxKeys` arrives).
+ */
+export function keyStoreOf(keys: MphfKeys, maxKeys = Number.MAX_SAFE_INTEGER): KeyStore {
   if (isFixedWidth(keys)) {
     const { bytes, keyLength } = keys;
-    if (!(bytes instanceof Uint8Array)) throw new MphfError('INVALID_ARGUMENT', 'bytes must be a Uint8Array');
+    if (!(bytes instanceof Uint8Array)) throw notBytes(bytes);
     if (!Number.isInteger(keyLength) || keyLength < 1 || bytes.length % keyLength !== 0) {
-      throw new MphfError('INVALID_ARGUMENT', `keyLength ${keyLength} does not divide ${bytes.length} bytes`, {
-        field: 'keyLength',
-      });
+      throw new MphfError(
+        'INVALID_ARGUMENT',
+        `keyLength ${describeValue(keyLength)} does not divide ${bytes.length} bytes`,
+        { field: 'keyLength' },
+      );
     }
+    if (bytes.length / keyLength > maxKeys) throw tooManyKeys(bytes.length / keyLength, maxKeys);
     return new FixedWidthKeyStore(bytes, keyLength);
   }
   if (isOffsets(keys)) {
     const { bytes, offsets } = keys;
-    if (!(bytes instanceof Uint8Array)) throw new MphfError('INVALID_ARGUMENT', 'bytes must be a Uint8Array');
-    if (offsets.length < 1)
-      throw new MphfError('INVALID_ARGUMENT', 'offsets needs n + 1 entries', { field: 'offsets' });
+    if (!(bytes instanceof Uint8Array)) throw notBytes(bytes);
+    if (
+      typeof offsets !== 'object' ||
+      offsets === null ||
+      !Number.isSafeInteger(offsets.length) ||
+      offsets.length < 1
+    ) {
+      throw new MphfError('INVALID_ARGUMENT', `offsets needs n + 1 entries, got ${describeValue(offsets)}`, {
+        field: 'offsets',
+      });
+    }
+    if (offsets.length - 1 > maxKeys) throw tooManyKeys(offsets.length - 1, maxKeys);
     let previous = 0;
     for (let i = 0; i < offsets.length; i++) {
       const offset = offsets[i]!;
       if (!Number.isInteger(offset) || offset < previous || offset > bytes.length) {
-        throw new MphfError('INVALID_ARGUMENT', `offsets[${i}] = ${offset} is not ascending inside the bytes`, {
-          field: 'offsets',
-        });
+        throw new MphfError(
+          'INVALID_ARGUMENT',
+          `offsets[${i}] = ${describeValue(offset)} is not ascending inside the bytes`,
+          { field: 'offsets' },
+        );
       }
       previous = offset;
     }
     return new OffsetKeyStore(bytes, offsets);
   }
   if (Array.isArray(keys)) {
+    if (keys.length > maxKeys) throw tooManyKeys(keys.length, maxKeys);
     for (let i = 0; i < keys.length; i++) if (!(keys[i] instanceof Uint8Array)) throw notAKey(i, keys[i]);
     return new ArrayKeyStore(keys as readonly Uint8Array[]);
   }
-  if (typeof keys === 'object' && keys !== null && Symbol.iterator in keys) return consumeIterable(keys);
+  if (typeof keys === 'object' && keys !== null && Symbol.iterator in keys) return consumeIterable(keys, maxKeys);
   throw new MphfError(
     'INVALID_ARGUMENT',
     'keys must be an iterable of Uint8Array, {bytes, keyLength} or {bytes, offsets}',

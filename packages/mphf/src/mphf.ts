@@ -3,7 +3,7 @@
 // of a memory-mapped file, at any byte offset — with no deserialization and no allocation per query. Only two small
 // tables live beside the bytes: the 256 pilot hashes (computed from the seed) and a copy of the part table (4 bytes
 // per part of about 2^17 keys).
-import { MphfError } from './errors.js';
+import { describeValue, MphfError } from './errors.js';
 import { bucketOf, hash128, LITTLE_ENDIAN, partOf, pilotHashes, slotOf, slotScaleOf, TWO_NEG_32 } from './hash.js';
 import { type Layout, readLayout, readU16, readU32 } from './layout.js';
 
@@ -24,7 +24,9 @@ export interface Mphf {
   /**
    * The slot of a member key, in [0, n); distinct members get distinct slots. A non-member gets some slot in
    * [0, n) too (use `lookup` to reject most of them). -1 only when n = 0. The key is
-   * `key[keyOffset, keyOffset + keyLength)`, so a key inside a larger buffer needs no copy.
+   * `key[keyOffset, keyOffset + keyLength)`, so a key inside a larger buffer needs no copy. `key` must be a
+   * Uint8Array (a Buffer is one) and the range integers inside it: anything else (a string, an array, another typed
+   * array, an offset of 1.5 or '0') is MphfError INVALID_ARGUMENT.
    */
   index(key: Uint8Array, keyOffset?: number, keyLength?: number): number;
   /**
@@ -59,7 +61,8 @@ class MphfView implements Mphf {
   // The key array of the last 16-byte query and an Int32Array over the same memory: four word reads instead of
   // sixteen byte reads when the caller queries keys out of one large buffer (the common case). Holding it keeps
   // that one buffer reachable until a query names another.
-  private wordKey: Uint8Array | undefined = undefined;
+  // Starts as a private empty array, never a caller's value, so the type check below cannot be skipped by mistake.
+  private wordKey: Uint8Array = new Uint8Array(0);
   private wordView: Int32Array = new Int32Array(0);
   private wordShift = 0;
 
@@ -80,9 +83,17 @@ class MphfView implements Mphf {
     this.fingerprintsOffset = layout.fingerprintsOffset;
   }
 
-  index(key: Uint8Array, keyOffset = 0, keyLength = key.length - keyOffset): number {
-    if (!(keyOffset >= 0 && keyLength >= 0 && keyOffset + keyLength <= key.length))
+  index(key: Uint8Array, keyOffset = 0, keyLength?: number): number {
+    // The argument checks: O(1), before any byte is read. The key array of the last word-read query was checked
+    // when it was cached, so the common case (queries out of one large buffer) skips the instanceof.
+    if (key !== this.wordKey && !(key instanceof Uint8Array)) throw notAKey(key);
+    if (!Number.isInteger(keyOffset) || !(keyLength === undefined || Number.isInteger(keyLength))) {
       throw badRange(key, keyOffset, keyLength);
+    }
+    if (keyLength === undefined) keyLength = key.length - keyOffset;
+    if (!(keyOffset >= 0 && keyLength >= 0 && keyOffset + keyLength <= key.length)) {
+      throw badRange(key, keyOffset, keyLength);
+    }
     if (this.size === 0) return -1;
     if (keyLength !== 16) {
       const words = this.words;
@@ -202,7 +213,7 @@ class MphfView implements Mphf {
     return firstKey + readU16(this.bytes, this.remapOffset + 2 * (firstSlot - firstKey + slot - keys));
   }
 
-  lookup(key: Uint8Array, keyOffset = 0, keyLength = key.length - keyOffset): number {
+  lookup(key: Uint8Array, keyOffset?: number, keyLength?: number): number {
     const slot = this.index(key, keyOffset, keyLength);
     const width = this.fingerprintBytes;
     if (width === 0 || slot < 0) return slot;
@@ -225,11 +236,15 @@ class MphfView implements Mphf {
   }
 }
 
-function badRange(key: Uint8Array, keyOffset: number, keyLength: number): MphfError {
-  return new MphfError(
-    'INVALID_ARGUMENT',
-    `key range [${keyOffset}, ${keyOffset + keyLength}) is not inside a ${key?.length}-byte array`,
-  );
+function notAKey(key: unknown): MphfError {
+  return new MphfError('INVALID_ARGUMENT', `the key is ${describeValue(key)}, not a Uint8Array`, { field: 'key' });
+}
+
+function badRange(key: Uint8Array, keyOffset: unknown, keyLength: unknown): MphfError {
+  const range = `offset ${describeValue(keyOffset)}, length ${describeValue(keyLength)}`;
+  return new MphfError('INVALID_ARGUMENT', `key range (${range}) is not inside a ${key.length}-byte array`, {
+    field: 'keyOffset',
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 // The bijection checker: the property every function must have, checked the direct way (every key's slot is in
 // [0, n) and no slot is hit twice, with a one-byte-per-slot bitmap). Used by the build's self-check switch, by the
 // tests, and by callers who want to check a function file against the keys it was built from.
+import { describeValue, MphfError } from './errors.js';
 import { type KeyStore, keyStoreOf, type MphfKeys } from './keys.js';
 import type { Mphf } from './mphf.js';
 
@@ -53,5 +54,23 @@ export function checkStore(mphf: Mphf, store: KeyStore): BijectionReport {
  * has fingerprints). One query per key and n bytes of memory; returns the first problem instead of throwing.
  */
 export function checkBijection(mphf: Mphf, keys: MphfKeys): BijectionReport {
+  checkMphf(mphf);
   return checkStore(mphf, keyStoreOf(keys));
+}
+
+/** INVALID_ARGUMENT unless `mphf` has the Mphf shape (openMphf's result, or the caller's own implementation). */
+function checkMphf(mphf: Mphf): void {
+  const shaped =
+    typeof mphf === 'object' &&
+    mphf !== null &&
+    typeof mphf.index === 'function' &&
+    typeof mphf.lookup === 'function' &&
+    Number.isSafeInteger(mphf.size) &&
+    mphf.size >= 0 &&
+    [0, 8, 16, 32].includes(mphf.fingerprintBits);
+  if (!shaped) {
+    throw new MphfError('INVALID_ARGUMENT', `expected an opened function (openMphf), got ${describeValue(mphf)}`, {
+      field: 'mphf',
+    });
+  }
 }
