@@ -2,4 +2,4 @@
 // The `strata-gen` command: runs the built CLI (turbo builds the package before anything runs it).
 import { main } from '../dist/cli/strata-gen.js';
 
-await main();
+process.exitCode = await main();

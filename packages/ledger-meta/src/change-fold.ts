@@ -1,7 +1,9 @@
 // Folds one ledger's LedgerEntryChanges, in application order, into the ledger's bucket batch by net effect per key:
 // what existed when the ledger started and what exists when it ends. This is the batch stellar-core adds to its live
 // BucketList for the ledger (spec ledger-keys-and-buckets.md §4.5: init / live / dead, no key twice).
-import { compareLedgerKeys } from '@strata/ledger-key';
+import { compareLedgerKeys, ledgerKeyOfEntry, validateLedgerKey } from '@strata/ledger-key';
+import { checkBytes, checkInteger, checkOptions, invalidArgument } from './arguments.js';
+import { fromLedgerKeyError } from './errors.js';
 
 /** LedgerEntryChangeType values (XDR). */
 export const LEDGER_ENTRY_CHANGE = {
@@ -75,6 +77,42 @@ interface KeyFate {
 /** Type slots: one per LedgerEntryType (0..9), and a last one for keys with an unknown type (whole-key bytes). */
 const OTHER_TYPES = 10;
 
+/** FoldOptions as given by a caller: an object whose `wasLive`, if any, is a function (INVALID_ARGUMENT otherwise). */
+export function checkFoldOptions(options: unknown): FoldOptions {
+  const { wasLive } = checkOptions(options, 'options');
+  if (wasLive !== undefined && typeof wasLive !== 'function') throw invalidArgument('wasLive', 'a function', wasLive);
+  return (options ?? {}) as FoldOptions;
+}
+
+function checkKind(kind: unknown): void {
+  checkInteger(kind, 'kind', LEDGER_ENTRY_CHANGE.CREATED, LEDGER_ENTRY_CHANGE.RESTORED);
+}
+
+/**
+ * The arguments of LedgerChangeFold.observe: a known kind, a valid LedgerKey, and for every kind but REMOVED a valid
+ * LedgerEntry of that key (REMOVED: null).
+ */
+function checkChange(kind: unknown, key: unknown, entry: unknown): void {
+  checkKind(kind);
+  const keyBytes = checkBytes(key, 'key');
+  try {
+    validateLedgerKey(keyBytes);
+  } catch (error) {
+    fromLedgerKeyError(error, 'key');
+  }
+  if (kind === LEDGER_ENTRY_CHANGE.REMOVED) {
+    if (entry !== null) throw invalidArgument('entry', 'null for REMOVED', entry);
+    return;
+  }
+  let entryKey: Uint8Array;
+  try {
+    entryKey = ledgerKeyOfEntry(checkBytes(entry, 'entry'));
+  } catch (error) {
+    fromLedgerKeyError(error, 'entry');
+  }
+  if (Buffer.compare(entryKey, keyBytes) !== 0) throw invalidArgument('entry', 'an entry of `key`', entry);
+}
+
 /** Hash-table slots a fold starts with (a power of two; the table doubles at half load). */
 const INITIAL_SLOTS = 1024;
 
@@ -135,19 +173,25 @@ export class LedgerChangeFold {
   private wordSource: Uint8Array | null = null;
   private wordView: Int32Array | null = null;
   private readonly wasLive: ((key: Uint8Array) => boolean) | undefined;
-  /** Whether every key came validated (observeFields); keys given to observe() are validated by the sort. */
+  /** Whether every key came as validated fields (observeFields); keys given to observe() sort by compareLedgerKeys. */
   private validated = true;
 
-  /** `wasLive(key)`: whether a key first seen as RESTORED was in the live state at the ledger's start. */
+  /**
+   * `wasLive(key)`: whether a key first seen as RESTORED was in the live state at the ledger's start. A `wasLive`
+   * that is not a function is INVALID_ARGUMENT.
+   */
   constructor(options: FoldOptions = {}) {
-    this.wasLive = options.wasLive;
+    this.wasLive = checkFoldOptions(options).wasLive;
   }
 
   /**
    * Records one change. `key` is the XDR LedgerKey it is about; `entry` the XDR LedgerEntry for CREATED, UPDATED,
-   * STATE and RESTORED, null for REMOVED. Arrays are kept, not copied: do not modify them afterwards.
+   * STATE and RESTORED, null for REMOVED. Arrays are kept, not copied: do not modify them afterwards. Both are
+   * validated: a malformed key or entry is a LedgerMetaError with ledger-key's code (`field` key or entry), an entry
+   * of another key, a missing or extra entry or an unknown kind is INVALID_ARGUMENT.
    */
   observe(kind: LedgerEntryChangeKind, key: Uint8Array, entry: Uint8Array | null): void {
+    checkChange(kind, key, entry);
     this.validated = false;
     const type = key.length >= 4 ? readType(key) : -1;
     if (type >= 0 && type < OTHER_TYPES) this.observePhased(0, kind, type, key, 4, key.length, key, entry);
@@ -157,7 +201,8 @@ export class LedgerChangeFold {
   /**
    * Records one change whose key is LedgerEntryType `type` (0..9) with the key field bytes `src[keyStart, keyEnd)`
    * (validated canonical XDR, as in the LedgerKey after its type). `key`: the XDR LedgerKey if the caller has it, else
-   * null (it is built from the fields when needed). Arrays are kept, not copied.
+   * null (it is built from the fields when needed). Arrays are kept, not copied. The bytes are the caller's to
+   * validate; arguments of the wrong type or out of range are INVALID_ARGUMENT.
    */
   observeFields(
     kind: LedgerEntryChangeKind,
@@ -168,6 +213,13 @@ export class LedgerChangeFold {
     key: Uint8Array | null,
     entry: Uint8Array | null,
   ): void {
+    checkKind(kind);
+    checkInteger(type, 'type', 0, OTHER_TYPES - 1);
+    checkBytes(src, 'src');
+    checkInteger(keyStart, 'keyStart', 0, src.length);
+    checkInteger(keyEnd, 'keyEnd', keyStart, src.length);
+    if (key !== null) checkBytes(key, 'key');
+    if (entry !== null) checkBytes(entry, 'entry');
     this.observePhased(0, kind, type, src, keyStart, keyEnd, key, entry);
   }
 

@@ -8,12 +8,26 @@
 // galexie's manifest `.config.json` at the lake root (stellar/go services/galexie manifest.go: networkPassphrase,
 // version "1.0", compression, ledgersPerBatch, batchesPerPartition); batch and partition starts are multiples of
 // their sizes (ledger 2 sits in batch 0-… and partition 0-…, as in the public lake's `FFFFFFFF--0-63999/`).
-import { readdir, readFile } from 'node:fs/promises';
+import assert from 'node:assert/strict';
+import { constants as bufferConstants } from 'node:buffer';
+import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compress } from 'zstd-napi';
 // The native binding: its streaming decompressor lets us cap the output as it grows (the package's one-shot
 // `decompress` allocates whatever size a frame header declares, which a hostile file controls).
 import zstd from 'zstd-napi/binding.js';
+import {
+  checkBytes,
+  checkInteger,
+  checkLedgerRange,
+  checkLedgerSequence,
+  checkOptions,
+  checkPath,
+  checkString,
+  invalidArgument,
+  MAX_LEDGER_SEQUENCE,
+  optionalInteger,
+} from './arguments.js';
 import { fsyncDirectory, writeFileAtomic } from './atomic-file.js';
 import { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 import { readLedgerSequence } from './ledger-close-meta.js';
@@ -27,7 +41,9 @@ export const DATA_LAKE_MANIFEST_VERSION = '1.0';
 export const DEFAULT_LEDGERS_PER_BATCH = 1;
 export const DEFAULT_BATCHES_PER_PARTITION = 64_000;
 
-const MAX_UINT32 = 0xffff_ffff;
+const MAX_UINT32 = MAX_LEDGER_SEQUENCE;
+/** Ledgers per batch and batches per partition: at least 1, at most the number of ledger sequences. */
+const MAX_LAYOUT_COUNT = MAX_UINT32 + 1;
 
 export interface DataLakeConfig {
   networkPassphrase: string;
@@ -55,12 +71,28 @@ function hex8(value: number): string {
   return value.toString(16).toUpperCase().padStart(8, '0');
 }
 
-/** The SEP-54 location of the batch holding `ledger`. */
+/** The layout counts of a config or writer options, checked (integers in [1, 2^32]). */
+function checkLayout(
+  options: Record<string, unknown>,
+  defaults: boolean,
+): { ledgersPerBatch: number; batchesPerPartition: number } {
+  const count = (name: 'ledgersPerBatch' | 'batchesPerPartition', fallback: number) =>
+    defaults
+      ? optionalInteger(options[name], name, 1, MAX_LAYOUT_COUNT, fallback)
+      : checkInteger(options[name], name, 1, MAX_LAYOUT_COUNT);
+  return {
+    ledgersPerBatch: count('ledgersPerBatch', DEFAULT_LEDGERS_PER_BATCH),
+    batchesPerPartition: count('batchesPerPartition', DEFAULT_BATCHES_PER_PARTITION),
+  };
+}
+
+/** The SEP-54 location of the batch holding `ledger` (a uint32). Bad arguments are INVALID_ARGUMENT. */
 export function batchLocation(
   ledger: number,
   config: Pick<DataLakeConfig, 'ledgersPerBatch' | 'batchesPerPartition'>,
 ): BatchLocation {
-  const { ledgersPerBatch, batchesPerPartition } = config;
+  checkLedgerSequence(ledger, 'ledger');
+  const { ledgersPerBatch, batchesPerPartition } = checkLayout(checkOptions(config, 'config'), false);
   const batchStart = Math.floor(ledger / ledgersPerBatch) * ledgersPerBatch;
   const batchEnd = Math.min(batchStart + ledgersPerBatch - 1, MAX_UINT32);
   const file =
@@ -77,9 +109,16 @@ export function batchLocation(
   return { batchStart, batchEnd, partition, file, relativePath: partition === null ? file : `${partition}/${file}` };
 }
 
-/** Encodes LedgerCloseMetaBatch XDR from consecutive LCMs. */
+/**
+ * Encodes LedgerCloseMetaBatch XDR from consecutive LCMs: at least one, starting at `startSequence`, the last one's
+ * sequence within uint32. Bad arguments are INVALID_ARGUMENT.
+ */
 export function encodeLedgerCloseMetaBatch(startSequence: number, lcms: readonly Uint8Array[]): Uint8Array {
-  const header = Buffer.alloc(12);
+  checkLedgerSequence(startSequence, 'startSequence');
+  if (!Array.isArray(lcms) || lcms.length === 0) throw invalidArgument('lcms', 'a non-empty array', lcms);
+  checkLedgerSequence(startSequence + lcms.length - 1, 'lcms.length');
+  for (let i = 0; i < lcms.length; i++) checkBytes(lcms[i], `lcms[${i}]`);
+  const header = Buffer.alloc(BATCH_HEADER_BYTES);
   header.writeUInt32BE(startSequence, 0);
   header.writeUInt32BE(startSequence + lcms.length - 1, 4);
   header.writeUInt32BE(lcms.length, 8);
@@ -87,10 +126,12 @@ export function encodeLedgerCloseMetaBatch(startSequence: number, lcms: readonly
 }
 
 export interface DataLakeWriterOptions {
+  /** Ledgers per batch file (default 1), an integer in [1, 2^32]. */
   ledgersPerBatch?: number;
+  /** Batch files per partition directory (default 64 000), an integer in [1, 2^32]. */
   batchesPerPartition?: number;
   networkPassphrase: string;
-  /** zstd level (default 3, zstd's own default). */
+  /** zstd level (default 3, zstd's own default), an integer zstd accepts (-131072 to 22). */
   compressionLevel?: number;
 }
 
@@ -116,27 +157,29 @@ export class DataLakeWriter {
     private readonly compressionLevel: number,
   ) {}
 
+  /** Creates the lake's config under `root`. Bad arguments are INVALID_ARGUMENT, before anything is written. */
   static async create(root: string, options: DataLakeWriterOptions): Promise<DataLakeWriter> {
+    checkPath(root, 'root');
+    const checked = checkOptions(options, 'options');
     const config: DataLakeConfig = {
-      networkPassphrase: options.networkPassphrase,
+      networkPassphrase: checkString(checked.networkPassphrase, 'networkPassphrase'),
       version: DATA_LAKE_MANIFEST_VERSION,
       compression: 'zstd',
-      ledgersPerBatch: options.ledgersPerBatch ?? DEFAULT_LEDGERS_PER_BATCH,
-      batchesPerPartition: options.batchesPerPartition ?? DEFAULT_BATCHES_PER_PARTITION,
+      ...checkLayout(checked, true),
     };
-    if (!(config.ledgersPerBatch >= 1 && config.batchesPerPartition >= 1)) {
-      throw new LedgerMetaError(
-        LedgerMetaErrorCode.INVALID_ARGUMENT,
-        'ledgersPerBatch and batchesPerPartition must be at least 1',
-      );
-    }
+    const level = optionalInteger(checked.compressionLevel, 'compressionLevel', zstd.minCLevel(), zstd.maxCLevel(), 3);
     await writeFileAtomic(join(root, DATA_LAKE_CONFIG_FILE), new TextEncoder().encode(JSON.stringify(config)));
     await fsyncDirectory(root);
-    return new DataLakeWriter(root, config, options.compressionLevel ?? 3);
+    return new DataLakeWriter(root, config, level);
   }
 
-  /** Adds the next ledger; `sequence` defaults to the one read from the LCM's header. */
-  async write(lcm: Uint8Array, sequence = readLedgerSequence(lcm)): Promise<void> {
+  /**
+   * Adds the next ledger; `sequence` defaults to the one read from the LCM's header. A ledger that does not follow
+   * the previous one is OUT_OF_ORDER; bad arguments are INVALID_ARGUMENT.
+   */
+  async write(lcm: Uint8Array, sequence?: number): Promise<void> {
+    checkBytes(lcm, 'lcm');
+    sequence = sequence === undefined ? readLedgerSequence(lcm) : checkLedgerSequence(sequence, 'sequence');
     if (this.nextSequence >= 0 && sequence !== this.nextSequence) {
       throw new LedgerMetaError(
         LedgerMetaErrorCode.OUT_OF_ORDER,
@@ -178,7 +221,7 @@ export class DataLakeWriter {
 
 /** Reads and checks a lake's config. */
 export async function readDataLakeConfig(root: string): Promise<DataLakeConfig> {
-  const file = join(root, DATA_LAKE_CONFIG_FILE);
+  const file = join(checkPath(root, 'root'), DATA_LAKE_CONFIG_FILE);
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
@@ -186,11 +229,12 @@ export async function readDataLakeConfig(root: string): Promise<DataLakeConfig> 
     throw new LedgerMetaError(LedgerMetaErrorCode.IO, 'cannot read the data lake config', { file, cause });
   }
   const config = parsed as Partial<DataLakeConfig>;
-  const positive = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 1;
-  if (!positive(config.ledgersPerBatch) || !positive(config.batchesPerPartition) || config.compression !== 'zstd') {
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_LAYOUT_COUNT;
+  if (!count(config.ledgersPerBatch) || !count(config.batchesPerPartition) || config.compression !== 'zstd') {
     throw new LedgerMetaError(
       LedgerMetaErrorCode.IO,
-      'config needs integer ledgersPerBatch and batchesPerPartition ≥ 1 and compression "zstd"',
+      'config needs integer ledgersPerBatch and batchesPerPartition in [1, 2^32] and compression "zstd"',
       { file },
     );
   }
@@ -198,19 +242,36 @@ export async function readDataLakeConfig(root: string): Promise<DataLakeConfig> 
 }
 
 export interface DataLakeRange {
-  /** First ledger to read; default: the oldest in the lake (found by listing two directories). */
+  /** First ledger to read (a uint32); default: the oldest in the lake (found by listing two directories). */
   from?: number;
-  /** Last ledger to read; default: the newest in the lake. */
+  /** Last ledger to read (a uint32, not below `from`); default: the newest in the lake. */
   to?: number;
   /**
-   * Largest decompressed batch accepted, in bytes (default MAX_BATCH_BYTES). A batch file that would inflate
-   * beyond it is rejected before (or while) inflating, so a hostile file cannot exhaust memory.
+   * Largest decompressed batch accepted, in bytes (an integer ≥ 1). Default: 12 + MAX_BATCH_BYTES_PER_LEDGER for
+   * each ledger the batch declares (its name, then its header), at most MAX_BATCH_BYTES. A batch file that would
+   * inflate beyond it is TOO_LONG, refused before (or while) inflating: memory is bounded by the cap, not by the file.
    */
   maxBatchBytes?: number;
 }
 
-/** Default cap on one decompressed LedgerCloseMetaBatch: far above real batches (pubnet LCMs are a few MiB). */
+/**
+ * Default allowance per ledger of a batch, in decompressed bytes: a batch declaring n ledgers may inflate to
+ * 12 + n × this, at most MAX_BATCH_BYTES. It is a quarter of the stream reader's record cap (DEFAULT_MAX_RECORD_BYTES)
+ * on purpose: a stream record's length is checked against the bytes the file really holds, whereas a compressed
+ * batch's size says nothing about what it inflates to, so this cap is all that keeps a small hostile file from taking
+ * memory. Pubnet LCMs are a few MiB, and the generator's largest ledgers (GENERATOR_LIMITS) stay well below it.
+ */
+export const MAX_BATCH_BYTES_PER_LEDGER = 64 * 1024 * 1024;
+
+/** The most one decompressed LedgerCloseMetaBatch may take by default, whatever its ledger count. */
 export const MAX_BATCH_BYTES = 1024 * 1024 * 1024;
+
+/** The largest `maxBatchBytes` a caller may set: one byte below the largest Buffer (the reader needs cap + 1). */
+const MAX_BATCH_BYTES_OPTION = bufferConstants.MAX_LENGTH - 1;
+
+/** LedgerCloseMetaBatch { uint32 startSequence; uint32 endSequence; LedgerCloseMeta ledgerCloseMetas<> }: the 12 bytes
+ * before the LCMs (the two sequences and the array's count). */
+const BATCH_HEADER_BYTES = 12;
 
 /** Batch start of names like `FFFFFFFD--2-3.xdr.zst` / partitions `FFFFFFFF--0-63999`. */
 const NAME_PATTERN = /^([0-9A-F]{8})--(\d+)(?:-(\d+))?(\.xdr\.zst)?$/;
@@ -244,23 +305,41 @@ async function edgeBatch(root: string, config: DataLakeConfig, oldest: boolean):
 /**
  * Yields the LedgerCloseMeta XDR of ledgers `from..to` of a SEP-54 lake, in order, one batch file in memory at a
  * time (each yielded array is a view into that batch's decompressed bytes). Paths come from the config, so a range
- * touches only its own files. Missing files, bad zstd, malformed batch XDR and sequence mismatches throw
- * LedgerMetaError naming the file (and the offset in the decompressed batch). Safe to run several at once.
+ * touches only its own files. Bad arguments (a `from` or `to` that is not a uint32, `from` after `to`, a bad
+ * `maxBatchBytes`) are INVALID_ARGUMENT, thrown by this call; missing files, bad zstd, a batch over the cap, malformed
+ * or empty batch XDR and sequence mismatches throw LedgerMetaError naming the file (and the offset in the
+ * decompressed batch) while iterating. A range with an explicit `to` must be in the lake entirely (OUT_OF_ORDER
+ * otherwise). Safe to run several at once.
  */
-export async function* readDataLake(
+export function readDataLake(root: string, range: DataLakeRange = {}): AsyncGenerator<Uint8Array, void, undefined> {
+  checkPath(root, 'root');
+  const options = checkOptions(range, 'range');
+  const bounds = checkLedgerRange(options);
+  const maxBatchBytes =
+    options.maxBatchBytes === undefined
+      ? undefined
+      : checkInteger(options.maxBatchBytes, 'maxBatchBytes', 1, MAX_BATCH_BYTES_OPTION);
+  return readLake(root, bounds, maxBatchBytes);
+}
+
+async function* readLake(
   root: string,
-  range: DataLakeRange = {},
+  range: { from?: number; to?: number },
+  maxBatchBytes: number | undefined,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const config = await readDataLakeConfig(root);
   const openEnded = range.to === undefined;
+  // Names found by listing are clamped to uint32: a name beyond it names no ledger the reader could ask for.
   const from =
-    range.from ?? Number(NAME_PATTERN.exec((await edgeBatch(root, config, true)).split('/').pop() ?? '')?.[2]);
+    range.from ??
+    Math.min(MAX_UINT32, Number(NAME_PATTERN.exec((await edgeBatch(root, config, true)).split('/').pop() ?? '')?.[2]));
   let to = range.to ?? -1;
   if (openEnded) {
     const newest = NAME_PATTERN.exec((await edgeBatch(root, config, false)).split('/').pop() ?? '');
-    to = Number(newest?.[3] ?? newest?.[2]);
+    to = Math.min(MAX_UINT32, Number(newest?.[3] ?? newest?.[2]));
   }
   let expected = from;
+  let yielded = 0;
   for (
     let batchStart = batchLocation(from, config).batchStart;
     batchStart <= to;
@@ -268,7 +347,7 @@ export async function* readDataLake(
   ) {
     const location = batchLocation(batchStart, config);
     const file = join(root, location.relativePath);
-    const batch = await readBatchFile(file, range.maxBatchBytes ?? MAX_BATCH_BYTES);
+    const batch = await readBatchFile(file, location, maxBatchBytes);
     // A gap between batches shows up as the next batch starting past `expected`; a short last batch is fine when the
     // range is open-ended (the lake's newest batch may be partial) and an error otherwise (checked after the loop).
     const { startSequence, lcms } = parseBatch(batch, file, location);
@@ -285,74 +364,133 @@ export async function* readDataLake(
         );
       }
       yield lcms[i] as Uint8Array;
+      yielded++;
       expected++;
     }
   }
-  if (!openEnded && expected <= to) {
-    throw new LedgerMetaError(LedgerMetaErrorCode.OUT_OF_ORDER, `ledgers ${expected}..${to} are not in the data lake`, {
-      file: root,
-    });
+  // An explicit end must be reached; with an open start, a `to` before the lake's first ledger yields nothing, which
+  // is as wrong as a missing tail.
+  if (!openEnded && (expected <= to || yielded === 0)) {
+    throw new LedgerMetaError(
+      LedgerMetaErrorCode.OUT_OF_ORDER,
+      `ledgers ${Math.min(expected, to)}..${to} are not in the data lake`,
+      { file: root },
+    );
   }
 }
 
-async function readBatchFile(file: string, maxBytes: number): Promise<Uint8Array> {
-  let compressed: Buffer;
-  try {
-    compressed = await readFile(file);
-  } catch (cause) {
-    throw new LedgerMetaError(LedgerMetaErrorCode.IO, 'cannot read batch file', { file, cause });
-  }
-  const tooLarge = (size: number) =>
-    new LedgerMetaError(LedgerMetaErrorCode.TOO_LONG, `batch inflates to ${size} bytes, over the cap of ${maxBytes}`, {
-      file,
-      offset: 0,
-    });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    const dctx = new zstd.DCtx();
-    let input: Uint8Array = compressed;
-    // `remaining` is zstd's hint: 0 once the last frame is complete. Keep calling while input is left or the
-    // previous call filled its output (more may be pending inside the decompressor).
-    let remaining = 1;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
-      const [hint, produced, consumed] = dctx.decompressStream(chunk, input);
-      remaining = hint;
-      total += produced;
-      if (total > maxBytes) throw tooLarge(total);
-      if (produced > 0) chunks.push(chunk.subarray(0, produced));
-      input = input.subarray(consumed);
-      if (input.length === 0 && produced < chunk.length) break;
-      if (produced === 0 && consumed === 0) break; // no progress: the frame is cut short (checked below)
+/** The default cap of a batch declaring `ledgers` ledgers (see MAX_BATCH_BYTES_PER_LEDGER). */
+function defaultBatchCap(ledgers: number): number {
+  return Math.min(MAX_BATCH_BYTES, BATCH_HEADER_BYTES + ledgers * MAX_BATCH_BYTES_PER_LEDGER);
+}
+
+/** Smallest output buffer of the decompressor, and the first guess's floor when the size is not declared. */
+const MIN_OUTPUT_BYTES = 64 * 1024;
+/** The compressed file is read through a buffer of at most this size (one read for a typical one-ledger batch). */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Reads and inflates one batch file with memory bounded by its cap (the caller's `maxBatchBytes`, else the ledgers
+ * the batch declares: its name's count until the header is in, then the header's own). What is allocated does not
+ * depend on the file: one read buffer (at most 1 MiB), one output buffer that doubles up to cap + 1 bytes (one byte
+ * over the cap is how an overflow shows; the first frame's declared size is the first guess), and zstd's own window
+ * (at most its default windowLogMax, 128 MiB). However many frames the file holds, they all inflate into that one
+ * buffer, and a first frame declaring more than the cap is refused before anything is inflated.
+ */
+async function readBatchFile(
+  file: string,
+  location: BatchLocation,
+  maxBatchBytes: number | undefined,
+): Promise<Uint8Array> {
+  let cap = maxBatchBytes ?? defaultBatchCap(location.batchEnd - location.batchStart + 1);
+  const tooLarge = (what: string) =>
+    new LedgerMetaError(LedgerMetaErrorCode.TOO_LONG, `${what}, over the cap of ${cap} bytes`, { file, offset: 0 });
+  const io = async <T>(action: () => Promise<T>): Promise<T> => {
+    try {
+      return await action();
+    } catch (cause) {
+      throw new LedgerMetaError(LedgerMetaErrorCode.IO, 'cannot read batch file', { file, cause });
     }
-    if (remaining !== 0) throw new Error('zstd frame is truncated');
-  } catch (cause) {
-    if (cause instanceof LedgerMetaError) throw cause;
-    throw new LedgerMetaError(LedgerMetaErrorCode.BAD_COMPRESSION, 'not a valid zstd frame', {
-      file,
-      offset: 0,
-      cause,
-    });
+  };
+  const handle = await io(() => open(file, 'r'));
+  try {
+    const size = (await io(() => handle.stat())).size;
+    const input = Buffer.allocUnsafeSlow(Math.max(1, Math.min(size, READ_CHUNK_BYTES)));
+    let inputStart = 0;
+    let inputEnd = 0;
+    let position = 0; // file offset of input[inputEnd]
+    const refill = async () => {
+      const { bytesRead } = await io(() => handle.read(input, 0, input.length, position));
+      inputStart = 0;
+      inputEnd = bytesRead;
+      position += bytesRead;
+      // A file that shrank while being read ends here, as a truncated frame (checked by zstd's hint below).
+      if (bytesRead === 0) position = size;
+    };
+    await refill();
+    let out = Buffer.allocUnsafeSlow(0);
+    let written = 0;
+    try {
+      const dctx = new zstd.DCtx();
+      const declared = zstd.getFrameContentSize(input.subarray(0, inputEnd));
+      if (declared !== null && declared > cap) throw tooLarge(`its zstd frame declares ${declared} bytes`);
+      out = Buffer.allocUnsafeSlow(Math.min(cap + 1, declared ?? Math.max(MIN_OUTPUT_BYTES, size * 4)));
+      let headerChecked = false;
+      // `remaining` is zstd's hint: 0 once the last frame is complete and flushed.
+      let remaining = 1;
+      for (;;) {
+        if (inputStart === inputEnd && position < size) await refill();
+        if (written === out.length) {
+          // Full: double, up to one byte over the cap (written ≤ cap here, so the new buffer is larger).
+          const grown = Buffer.allocUnsafeSlow(Math.min(cap + 1, Math.max(MIN_OUTPUT_BYTES, out.length * 2)));
+          assert(grown.length > written, 'the output buffer grows');
+          grown.set(out.subarray(0, written));
+          out = grown;
+        }
+        const [hint, produced, consumed] = dctx.decompressStream(
+          out.subarray(written),
+          input.subarray(inputStart, inputEnd),
+        );
+        remaining = hint;
+        written += produced;
+        inputStart += consumed;
+        if (!headerChecked && written >= BATCH_HEADER_BYTES) {
+          headerChecked = true;
+          const { count } = readBatchHeader(out.subarray(0, written), file, location);
+          if (maxBatchBytes === undefined) cap = Math.min(cap, defaultBatchCap(count));
+        }
+        if (written > cap) throw tooLarge(`batch inflates to more than ${cap} bytes`);
+        const inputDone = inputStart === inputEnd && position >= size;
+        // Done when the file is used up and zstd holds nothing back: the last frame ended, or it left output room.
+        if (inputDone && (hint === 0 || written < out.length)) break;
+        if (produced === 0 && consumed === 0 && written < out.length) break; // no progress: cut short (checked below)
+      }
+      if (remaining !== 0) throw new Error('zstd frame is truncated');
+    } catch (cause) {
+      if (cause instanceof LedgerMetaError) throw cause;
+      throw new LedgerMetaError(LedgerMetaErrorCode.BAD_COMPRESSION, 'not a valid zstd frame', {
+        file,
+        offset: 0,
+        cause,
+      });
+    }
+    if (written === out.length) return out;
+    // A guess far above the batch is not kept alive with the batch's ledgers.
+    return written < out.length * 0.75 ? Uint8Array.prototype.slice.call(out, 0, written) : out.subarray(0, written);
+  } finally {
+    await handle.close();
   }
-  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
 }
 
-/** Output chunk of the streaming decompressor: large enough that a typical batch needs a few native calls. */
-const STREAM_CHUNK_BYTES = 4 * 1024 * 1024;
-
-/** Splits a LedgerCloseMetaBatch into its LCMs, validating each and checking every sequence against the header. */
-function parseBatch(
+/**
+ * The LedgerCloseMetaBatch header, checked against the file's name: at least one ledger (SEP-54 batches are never
+ * empty), all inside the name's range, and a count that matches the sequences. `batch` holds at least 12 bytes.
+ */
+function readBatchHeader(
   batch: Uint8Array,
   file: string,
   location: BatchLocation,
-): { startSequence: number; endSequence: number; lcms: Uint8Array[] } {
-  if (batch.length < 12) {
-    throw new LedgerMetaError(LedgerMetaErrorCode.TRUNCATED, `batch header needs 12 bytes, file has ${batch.length}`, {
-      file,
-      offset: 0,
-    });
-  }
+): { startSequence: number; endSequence: number; count: number } {
   const view = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
   const startSequence = view.getUint32(0);
   const endSequence = view.getUint32(4);
@@ -360,6 +498,7 @@ function parseBatch(
   if (
     startSequence < location.batchStart ||
     endSequence > location.batchEnd ||
+    endSequence < startSequence ||
     endSequence - startSequence + 1 !== count
   ) {
     throw new LedgerMetaError(
@@ -368,8 +507,24 @@ function parseBatch(
       { file, offset: 0, field: 'LedgerCloseMetaBatch' },
     );
   }
+  return { startSequence, endSequence, count };
+}
+
+/** Splits a LedgerCloseMetaBatch into its LCMs, validating each and checking every sequence against the header. */
+function parseBatch(
+  batch: Uint8Array,
+  file: string,
+  location: BatchLocation,
+): { startSequence: number; endSequence: number; lcms: Uint8Array[] } {
+  if (batch.length < BATCH_HEADER_BYTES) {
+    throw new LedgerMetaError(LedgerMetaErrorCode.TRUNCATED, `batch header needs 12 bytes, file has ${batch.length}`, {
+      file,
+      offset: 0,
+    });
+  }
+  const { startSequence, endSequence, count } = readBatchHeader(batch, file, location);
   const lcms: Uint8Array[] = [];
-  let offset = 12;
+  let offset = BATCH_HEADER_BYTES;
   for (let i = 0; i < count; i++) {
     let end: number;
     try {

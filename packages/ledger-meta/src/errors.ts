@@ -17,7 +17,10 @@ export const LedgerMetaErrorCode = {
   BAD_BOOL: 'BAD_BOOL',
   /** Bytes left inside a record after its LedgerCloseMeta. */
   TRAILING_BYTES: 'TRAILING_BYTES',
-  /** A record longer than the configured cap, or a string, opaque or array over its XDR bound. */
+  /**
+   * A record longer than the configured cap, a data-lake batch over its cap, or a string, opaque or array over its
+   * XDR bound.
+   */
   TOO_LONG: 'TOO_LONG',
   /** Nesting beyond the walker's depth cap (recursive types: ClaimPredicate, auth invocations, quorum sets, SCVal). */
   TOO_DEEP: 'TOO_DEEP',
@@ -29,9 +32,9 @@ export const LedgerMetaErrorCode = {
   IO: 'IO',
   /** A data-lake batch file that is not valid zstd. */
   BAD_COMPRESSION: 'BAD_COMPRESSION',
-  /** A data-lake batch whose sequences disagree with its file name or the requested range. */
+  /** A data-lake batch whose sequences disagree with its file name or the requested range, or that holds no ledger. */
   BATCH_MISMATCH: 'BATCH_MISMATCH',
-  /** A bad option or argument from the caller (not bytes read from outside). */
+  /** A bad option or argument from the caller (not bytes read from outside); `field` names it. */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
 } as const;
 export type LedgerMetaErrorCode = (typeof LedgerMetaErrorCode)[keyof typeof LedgerMetaErrorCode];
@@ -44,7 +47,10 @@ export interface LedgerMetaErrorContext {
   record?: number;
   /** Byte offset in the file (when `file` is set) or in the buffer the caller passed. */
   offset?: number;
-  /** XDR path of the value, e.g. `LedgerCloseMeta.v2.txProcessing[3].txApplyProcessing.v4.operations[0]`. */
+  /**
+   * XDR path of the value, e.g. `LedgerCloseMeta.v2.txProcessing[3].txApplyProcessing.v4.operations[0]`; for
+   * INVALID_ARGUMENT, the argument or option (`from`, `eventsPerLedger`, `location.offset`).
+   */
   field?: string;
   cause?: unknown;
 }

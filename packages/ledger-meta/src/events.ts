@@ -1,5 +1,6 @@
 // Contract events as the stores receive them: coordinates per spec events-and-stores.md §2 (TOID, sentinels, event
 // index), the id string, and zero-copy views of the raw ContractEvent XDR.
+import { checkInteger, checkLedgerSequence } from './arguments.js';
 
 /** Transaction-level stage of an event, or `operation` for an event emitted by an operation. */
 export type ContractEventStage = 'beforeAllTxs' | 'operation' | 'afterTx' | 'afterAllTxs';
@@ -46,8 +47,14 @@ export interface ContractEventRecord {
   inSuccessfulContractCall: boolean;
 }
 
-/** The TOID `(ledger << 32) | (tx << 12) | op` as its 19-digit zero-padded decimal (exact, in doubles). */
+/**
+ * The TOID `(ledger << 32) | (tx << 12) | op` as its 19-digit zero-padded decimal (exact, in doubles). `ledger` is a
+ * uint32, `tx` in [0, 1048575] (20 bits), `op` in [0, 4095] (12 bits); anything else is INVALID_ARGUMENT.
+ */
 export function toidString(ledger: number, tx: number, op: number): string {
+  checkLedgerSequence(ledger, 'ledger');
+  checkInteger(tx, 'tx', 0, AFTER_ALL_TXS_TRANSACTION);
+  checkInteger(op, 'op', 0, AFTER_TX_OPERATION);
   // ledger * 2^32 + low overflows 2^53, so split 2^32 = 429496 * 10^4 + 7296: with ledger < 2^32 and low < 2^32
   // (20 + 12 bits), hi < 2^51 and lo < 2^45 stay exact, and the value is (hi + carry) * 10^4 + (lo mod 10^4).
   const hi = ledger * 429_496;
@@ -58,8 +65,9 @@ export function toidString(ledger: number, tx: number, op: number): string {
   return digits.padStart(19, '0');
 }
 
-/** The event id `%019d-%010d`. */
+/** The event id `%019d-%010d`; `eventIndex` is a uint32 (INVALID_ARGUMENT otherwise, as for toidString). */
 export function eventId(ledger: number, tx: number, op: number, eventIndex: number): string {
+  checkInteger(eventIndex, 'eventIndex', 0, 0xffff_ffff);
   return `${toidString(ledger, tx, op)}-${String(eventIndex).padStart(10, '0')}`;
 }
 

@@ -15,6 +15,7 @@ export {
   DEFAULT_LEDGERS_PER_BATCH,
   encodeLedgerCloseMetaBatch,
   MAX_BATCH_BYTES,
+  MAX_BATCH_BYTES_PER_LEDGER,
   readDataLake,
   readDataLakeConfig,
 } from './datalake.js';
@@ -29,7 +30,12 @@ export {
   toidString,
 } from './events.js';
 export type { GeneratedEvent, GeneratedLedger, GeneratorOptions } from './generator.js';
-export { generateNetwork, resolveGeneratorOptions, SYNTHETIC_NETWORK_PASSPHRASE } from './generator.js';
+export {
+  GENERATOR_LIMITS,
+  generateNetwork,
+  resolveGeneratorOptions,
+  SYNTHETIC_NETWORK_PASSPHRASE,
+} from './generator.js';
 export type { LedgerExtract, LedgerHeaderInfo, RecordLocation } from './ledger-close-meta.js';
 export {
   extractLedger,
@@ -37,6 +43,8 @@ export {
   readLedgerSequence,
   validateLedgerCloseMeta,
 } from './ledger-close-meta.js';
+export type { LedgerSourceOptions } from './source.js';
+export { openLedgerSource } from './source.js';
 export type { LedgerCloseMetaRecord, StreamReadOptions } from './stream.js';
 export {
   DEFAULT_MAX_RECORD_BYTES,

@@ -2,7 +2,9 @@
 // entry changes folded into the ledger's bucket batch. The paths it needs are walked by hand; everything else is
 // validated and skipped by the schema walker, so a record either extracts completely or throws LedgerMetaError.
 import * as ledgerKey from '@strata/ledger-key';
+import { checkBytes, checkInteger, checkOptions, checkString } from './arguments.js';
 import {
+  checkFoldOptions,
   type FoldOptions,
   LEDGER_ENTRY_CHANGE,
   type LedgerBatch,
@@ -64,7 +66,10 @@ export interface LedgerExtract {
   changes: LedgerBatch;
 }
 
-/** Where a LedgerCloseMeta came from, to put into errors (offset = where its bytes start in the file or buffer). */
+/**
+ * Where a LedgerCloseMeta came from, to put into errors (offset = where its bytes start in the file or buffer). A
+ * LedgerCloseMetaRecord is one. `record` and `offset` are non-negative integers.
+ */
 export interface RecordLocation {
   file?: string | undefined;
   record?: number | undefined;
@@ -75,9 +80,12 @@ export interface RecordLocation {
  * Extracts header, events and entry changes from the XDR of one LedgerCloseMeta, which must fill `lcm` exactly. The
  * whole value is validated. Synchronous and stateless: call it from any thread or worker. Throws LedgerMetaError
  * with the offset inside `lcm` shifted by `location.offset`, the XDR path, and `location`'s file and record.
- * `options.wasLive` resolves restores of expired-but-not-evicted entries (see LedgerChangeFold).
+ * `options.wasLive` resolves restores of expired-but-not-evicted entries (see LedgerChangeFold). Bad arguments (`lcm`
+ * not a Uint8Array, a malformed `location` or `options`) are INVALID_ARGUMENT.
  */
 export function extractLedger(lcm: Uint8Array, location?: RecordLocation, options: FoldOptions = {}): LedgerExtract {
+  checkArguments(lcm, location);
+  checkFoldOptions(options);
   try {
     return new LedgerExtractor(lcm, options).run();
   } catch (error) {
@@ -87,6 +95,7 @@ export function extractLedger(lcm: Uint8Array, location?: RecordLocation, option
 
 /** Validates one LedgerCloseMeta filling `lcm` with the schema walker alone (no extraction). */
 export function validateLedgerCloseMeta(lcm: Uint8Array, location?: RecordLocation): void {
+  checkArguments(lcm, location);
   try {
     const end = skipXdr('LedgerCloseMeta', lcm, 0);
     if (end !== lcm.length) fail(TRAILING_BYTES, end, 'LedgerCloseMeta', `${lcm.length - end} bytes after the value`);
@@ -97,6 +106,7 @@ export function validateLedgerCloseMeta(lcm: Uint8Array, location?: RecordLocati
 
 /** Reads only the ledger sequence (validates the bytes up to it). */
 export function readLedgerSequence(lcm: Uint8Array, location?: RecordLocation): number {
+  checkArguments(lcm, location);
   try {
     const version = readVersion(lcm);
     let p = 4;
@@ -107,6 +117,16 @@ export function readLedgerSequence(lcm: Uint8Array, location?: RecordLocation): 
   } catch (error) {
     throw locateError(error, location);
   }
+}
+
+/** The arguments every entry point shares: the bytes, and an optional location whose members go into errors. */
+function checkArguments(lcm: unknown, location: unknown): void {
+  checkBytes(lcm, 'lcm');
+  if (location === undefined) return;
+  const { file, record, offset } = checkOptions(location, 'location');
+  if (file !== undefined) checkString(file, 'location.file');
+  if (record !== undefined) checkInteger(record, 'location.record', 0, Number.MAX_SAFE_INTEGER);
+  if (offset !== undefined) checkInteger(offset, 'location.offset', 0, Number.MAX_SAFE_INTEGER);
 }
 
 function locateError(error: unknown, location: RecordLocation | undefined): unknown {

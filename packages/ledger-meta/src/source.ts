@@ -3,6 +3,7 @@
 // each a separate stream — stellar-core's test captures are laid out that way). Used by the CLIs and the node.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkLedgerRange, checkOptions, checkPath } from './arguments.js';
 import { DATA_LAKE_CONFIG_FILE, readDataLake } from './datalake.js';
 import { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 import { readLedgerSequence } from './ledger-close-meta.js';
@@ -11,14 +12,15 @@ import { type LedgerCloseMetaRecord, readLedgerCloseMetaStream } from './stream.
 export type LedgerSourceKind = 'stream' | 'datalake' | 'stream-folder';
 
 export interface LedgerSourceOptions {
-  /** First ledger to yield (inclusive). A data lake reads only the batch files from here on. */
+  /** First ledger to yield (inclusive, a uint32). A data lake reads only the batch files from here on. */
   from?: number;
-  /** Last ledger to yield (inclusive). */
+  /** Last ledger to yield (inclusive, a uint32, not below `from`). */
   to?: number;
 }
 
 /** What kind of source `path` is: a file is a stream, a folder with .config.json a data lake, else a stream folder. */
 export async function detectLedgerSource(path: string): Promise<LedgerSourceKind> {
+  checkPath(path, 'path');
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
@@ -50,24 +52,33 @@ async function streamFiles(dir: string): Promise<string[]> {
 
 /**
  * Every ledger of the source at `path` in order, as records (file, record index, offset, sequence, bytes), limited
- * to [from, to]. Bounded memory: one record (stream) or one batch (data lake) at a time. Errors are LedgerMetaError
- * with the file and offset. A data-lake ledger's `offset` is 0 (it lives inside a compressed batch).
+ * to [from, to]. Bounded memory: one record (stream) or one batch (data lake) at a time. A bad `path`, a `from` or
+ * `to` that is not a uint32, or `from` after `to` is INVALID_ARGUMENT, thrown by this call; everything found while
+ * reading is a LedgerMetaError with the file and offset. A data-lake ledger's `offset` is 0 (it lives inside a
+ * compressed batch).
  */
-export async function* openLedgerSource(
+export function openLedgerSource(
   path: string,
   options: LedgerSourceOptions = {},
-): AsyncGenerator<LedgerCloseMetaRecord> {
-  const from = options.from ?? 0;
-  const to = options.to ?? Number.MAX_SAFE_INTEGER;
+): AsyncGenerator<LedgerCloseMetaRecord, void, undefined> {
+  checkPath(path, 'path');
+  return readSource(path, checkLedgerRange(checkOptions(options, 'options')));
+}
+
+async function* readSource(
+  path: string,
+  range: { from?: number; to?: number },
+): AsyncGenerator<LedgerCloseMetaRecord, void, undefined> {
   const kind = await detectLedgerSource(path);
   if (kind === 'datalake') {
     let record = 0;
-    const range = { ...(options.from === undefined ? {} : { from }), ...(options.to === undefined ? {} : { to }) };
     for await (const bytes of readDataLake(path, range)) {
       yield { file: path, record: record++, offset: 0, ledgerSeq: readLedgerSequence(bytes), bytes };
     }
     return;
   }
+  const from = range.from ?? 0;
+  const to = range.to ?? Number.MAX_SAFE_INTEGER;
   const files = kind === 'stream' ? [path] : await streamFiles(path);
   for (const file of files) {
     for await (const record of readLedgerCloseMetaStream(file)) {

@@ -1,6 +1,7 @@
 // Writes record-marked LedgerCloseMeta streams as stellar-core does (each record: a 4-byte big-endian mark whose top
 // bit says "last fragment" and whose low 31 bits are the length, then the XDR; spec ledger-keys-and-buckets.md §3.1).
 import { dirname } from 'node:path';
+import { checkBytes, checkIterable, checkPath } from './arguments.js';
 import { AtomicFile, fsyncDirectory } from './atomic-file.js';
 import { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 
@@ -12,7 +13,7 @@ const MAX_RECORD_LENGTH = 0x7fff_ffff;
 /**
  * Appends records to a new stream file, atomically: nothing is visible at `path` until `close()` has fsynced the
  * file, renamed it into place and fsynced the directory. `abort()` leaves no file. One writer per file; not safe for
- * concurrent calls (await each `write`).
+ * concurrent calls (await each `write`). A `path` or `lcm` that is not a string / Uint8Array is INVALID_ARGUMENT.
  */
 export class LedgerStreamWriter {
   private pending: Uint8Array[] = [];
@@ -24,15 +25,11 @@ export class LedgerStreamWriter {
   private constructor(private readonly file: AtomicFile) {}
 
   static async create(path: string): Promise<LedgerStreamWriter> {
-    return new LedgerStreamWriter(await AtomicFile.create(path));
+    return new LedgerStreamWriter(await AtomicFile.create(checkPath(path, 'path')));
   }
 
   async write(lcm: Uint8Array): Promise<void> {
-    if (lcm.length > MAX_RECORD_LENGTH)
-      throw new LedgerMetaError(
-        LedgerMetaErrorCode.TOO_LONG,
-        `record of ${lcm.length} bytes does not fit a record mark`,
-      );
+    checkRecord(lcm);
     const mark = new Uint8Array(4);
     new DataView(mark.buffer).setUint32(0, (0x8000_0000 | lcm.length) >>> 0);
     this.pending.push(mark, lcm);
@@ -61,11 +58,20 @@ export class LedgerStreamWriter {
   }
 }
 
+/** An LCM to frame: a Uint8Array (INVALID_ARGUMENT otherwise) short enough for a record mark (TOO_LONG otherwise). */
+function checkRecord(lcm: Uint8Array): void {
+  checkBytes(lcm, 'lcm');
+  if (lcm.length > MAX_RECORD_LENGTH)
+    throw new LedgerMetaError(LedgerMetaErrorCode.TOO_LONG, `record of ${lcm.length} bytes does not fit a record mark`);
+}
+
 /** Writes every LCM of `ledgers` to a new record-marked stream at `path` (atomic). Returns the bytes written. */
 export async function writeLedgerStream(
   path: string,
   ledgers: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
 ): Promise<number> {
+  checkPath(path, 'path');
+  checkIterable(ledgers, 'ledgers', true);
   const writer = await LedgerStreamWriter.create(path);
   try {
     for await (const lcm of ledgers) await writer.write(lcm);
@@ -79,8 +85,10 @@ export async function writeLedgerStream(
 
 /** The record-marked bytes of `ledgers` in memory (tests, benchmarks). */
 export function encodeLedgerStream(ledgers: Iterable<Uint8Array>): Uint8Array {
+  checkIterable(ledgers, 'ledgers', false);
   const parts: Uint8Array[] = [];
   for (const lcm of ledgers) {
+    checkRecord(lcm);
     const mark = Buffer.alloc(4);
     mark.writeUInt32BE((0x8000_0000 | lcm.length) >>> 0);
     parts.push(mark, lcm);

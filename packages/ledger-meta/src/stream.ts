@@ -2,6 +2,7 @@
 // is a 4-byte big-endian mark (top bit set, low 31 bits = length) and one XDR LedgerCloseMeta. A stream is one
 // network history, so ledger sequences must strictly increase.
 import { open } from 'node:fs/promises';
+import { checkBytes, checkOptions, checkPath, checkString, optionalBoolean, optionalInteger } from './arguments.js';
 import { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 import { readLedgerSequence } from './ledger-close-meta.js';
 
@@ -15,6 +16,8 @@ export const DEFAULT_WHOLE_FILE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_READ_BUFFER_BYTES = 1024 * 1024;
 
 const LAST_FRAGMENT_BIT = 0x80000000;
+/** The longest record a mark can describe (31 length bits); also the most one file read may return. */
+const MAX_RECORD_LENGTH = 0x7fff_ffff;
 
 /** One record of a stream. `bytes` is the LedgerCloseMeta XDR; the caller may keep it (it is never reused). */
 export interface LedgerCloseMetaRecord {
@@ -28,6 +31,7 @@ export interface LedgerCloseMetaRecord {
   bytes: Uint8Array;
 }
 
+/** Options of the stream readers. Each is an integer in [0, 2^31 - 1] (readBufferBytes: at least 1) or absent. */
 export interface StreamReadOptions {
   /** Records longer than this are TOO_LONG (default 256 MiB). */
   maxRecordBytes?: number;
@@ -35,8 +39,29 @@ export interface StreamReadOptions {
   checkOrder?: boolean;
   /** Read files up to this size whole (default 4 MiB); larger ones through a fixed buffer. */
   wholeFileBytes?: number;
-  /** Read buffer size for larger files (default 1 MiB). */
+  /** Read buffer size for larger files (default 1 MiB; sizes below 16 bytes are raised to 16). */
   readBufferBytes?: number;
+}
+
+/** StreamReadOptions with the defaults applied, checked (INVALID_ARGUMENT naming the option). */
+interface ResolvedStreamOptions {
+  maxRecordBytes: number;
+  checkOrder: boolean;
+  wholeFileBytes: number;
+  readBufferBytes: number;
+}
+
+function resolveStreamOptions(options: Record<string, unknown>): ResolvedStreamOptions {
+  const { maxRecordBytes, checkOrder, wholeFileBytes, readBufferBytes } = options;
+  return {
+    maxRecordBytes: optionalInteger(maxRecordBytes, 'maxRecordBytes', 0, MAX_RECORD_LENGTH, DEFAULT_MAX_RECORD_BYTES),
+    checkOrder: optionalBoolean(checkOrder, 'checkOrder', true),
+    wholeFileBytes: optionalInteger(wholeFileBytes, 'wholeFileBytes', 0, MAX_RECORD_LENGTH, DEFAULT_WHOLE_FILE_BYTES),
+    readBufferBytes: Math.max(
+      16,
+      optionalInteger(readBufferBytes, 'readBufferBytes', 1, MAX_RECORD_LENGTH, DEFAULT_READ_BUFFER_BYTES),
+    ),
+  };
 }
 
 /** Tracks the ledger order of one stream. */
@@ -91,15 +116,26 @@ function recordLength(
 /**
  * The records of a record-marked stream held in memory, in order. Records are subarrays of `bytes` (zero-copy).
  * Synchronous; framing, order and each record's header up to the ledger sequence are checked, the rest of each
- * LedgerCloseMeta is checked by `extractLedger` / `validateLedgerCloseMeta`.
+ * LedgerCloseMeta is checked by `extractLedger` / `validateLedgerCloseMeta`. Bad arguments are INVALID_ARGUMENT,
+ * thrown by this call.
  */
-export function* iterateLedgerCloseMetaRecords(
+export function iterateLedgerCloseMetaRecords(
   bytes: Uint8Array,
   options: StreamReadOptions & { file?: string } = {},
-): Generator<LedgerCloseMetaRecord> {
-  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  const order = new OrderCheck(options.checkOrder ?? true);
-  const file = options.file;
+): Generator<LedgerCloseMetaRecord, void, undefined> {
+  checkBytes(bytes, 'bytes');
+  const checked = checkOptions(options, 'options');
+  const file = checked.file === undefined ? undefined : checkString(checked.file, 'file');
+  return iterateRecords(bytes, resolveStreamOptions(checked), file);
+}
+
+function* iterateRecords(
+  bytes: Uint8Array,
+  options: ResolvedStreamOptions,
+  file: string | undefined,
+): Generator<LedgerCloseMetaRecord, void, undefined> {
+  const maxRecordBytes = options.maxRecordBytes;
+  const order = new OrderCheck(options.checkOrder);
   let offset = 0;
   for (let record = 0; offset < bytes.length; record++) {
     if (offset + 4 > bytes.length) {
@@ -120,16 +156,23 @@ export function* iterateLedgerCloseMetaRecords(
 /**
  * The records of a stream file, in order, with bounded memory: a file above `wholeFileBytes` is read through one
  * fixed buffer, and each record gets its own array of exactly its length (so memory is the read buffer plus the
- * records the caller still holds). Errors: LedgerMetaError with the file, record index and file offset (IO wraps
- * file-system errors). Not safe to share one iterator between concurrent consumers.
+ * records the caller still holds). Bad arguments are INVALID_ARGUMENT, thrown by this call; while iterating, errors are
+ * LedgerMetaError with the file, record index and file offset (IO wraps file-system errors). Not safe to share one
+ * iterator between concurrent consumers.
  */
-export async function* readLedgerCloseMetaStream(
+export function readLedgerCloseMetaStream(
   path: string,
   options: StreamReadOptions = {},
-): AsyncGenerator<LedgerCloseMetaRecord> {
-  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  const wholeFileBytes = options.wholeFileBytes ?? DEFAULT_WHOLE_FILE_BYTES;
-  const bufferBytes = Math.max(16, options.readBufferBytes ?? DEFAULT_READ_BUFFER_BYTES);
+): AsyncGenerator<LedgerCloseMetaRecord, void, undefined> {
+  checkPath(path, 'path');
+  return readStreamFile(path, resolveStreamOptions(checkOptions(options, 'options')));
+}
+
+async function* readStreamFile(
+  path: string,
+  options: ResolvedStreamOptions,
+): AsyncGenerator<LedgerCloseMetaRecord, void, undefined> {
+  const { maxRecordBytes, wholeFileBytes, readBufferBytes: bufferBytes } = options;
   const io = async <T>(what: string, action: () => Promise<T>): Promise<T> => {
     try {
       return await action();
@@ -142,10 +185,7 @@ export async function* readLedgerCloseMetaStream(
     const size = (await io('stat', () => handle.stat())).size;
     if (size <= wholeFileBytes) {
       const whole = await io('read', () => handle.readFile());
-      yield* iterateLedgerCloseMetaRecords(new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength), {
-        ...options,
-        file: path,
-      });
+      yield* iterateRecords(new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength), options, path);
       return;
     }
     const buffer = new Uint8Array(bufferBytes);
@@ -162,7 +202,7 @@ export async function* readLedgerCloseMetaStream(
       bufferEnd += bytesRead;
       filePosition += bytesRead;
     };
-    const order = new OrderCheck(options.checkOrder ?? true);
+    const order = new OrderCheck(options.checkOrder);
     let offset = 0; // file offset of the next record mark
     for (let record = 0; ; record++) {
       if (bufferEnd - bufferStart < 4) await refill();

@@ -5,6 +5,9 @@
 // 3. Reading a sub-range opens only the files that hold it (a deleted unrelated file does not matter).
 // 4. A missing file, bad zstd, a truncated batch and a batch whose sequences disagree with its name fail with
 //    LedgerMetaError naming the file.
+// 5. An empty batch (endSequence < startSequence, count 0) is BATCH_MISMATCH, not a batch of no ledgers; range options
+//    that are not uint32 integers, or an inverted range, are INVALID_ARGUMENT naming the option (from the call, before
+//    any file is read); a `to` before the lake's first ledger is OUT_OF_ORDER rather than an empty read.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '@strata/test-kit';
@@ -20,6 +23,7 @@ import {
 } from '../src/datalake.js';
 import { LedgerMetaError } from '../src/errors.js';
 import { generateNetwork, SYNTHETIC_NETWORK_PASSPHRASE } from '../src/generator.js';
+import { batchHeader } from './batch-header.js';
 
 const ledgers = [
   ...generateNetwork({ seed: 'lake', ledgers: 40, eventsPerLedger: 10, accounts: 30, contracts: 3, record: false }),
@@ -172,5 +176,50 @@ describe('readDataLake', () => {
     );
     await writeFile(path, compress(wrong));
     expect((await failure(readAll(dir, { from: 16, to: 19 }))).file).toBe(path);
+  });
+});
+
+describe('readDataLake ranges and empty batches', () => {
+  it('(5) refuses an empty batch as BATCH_MISMATCH naming the file', async () => {
+    const dir = tempDir('lake');
+    await writeLake(dir, 1, 1);
+    // Ledger 42 would come after the lake's last ledger (41): an empty batch there must not pass as "nothing new".
+    const path = join(dir, batchLocation(42, { ledgersPerBatch: 1, batchesPerPartition: 1 }).relativePath);
+    await writeFile(path, compress(batchHeader(42, 41, 0)));
+    const empty = await failure(readAll(dir));
+    expect(empty.code).toBe('BATCH_MISMATCH');
+    expect(empty.file).toBe(path);
+    expect((await failure(readAll(dir, { from: 42, to: 42 }))).code).toBe('BATCH_MISMATCH');
+  });
+
+  it('(5) refuses bad and inverted range options as INVALID_ARGUMENT naming the option', async () => {
+    const dir = tempDir('lake');
+    await writeLake(dir, 4, 3);
+    const bad: Array<[DataLakeRange, string]> = [
+      [{ from: Number.NaN }, 'from'],
+      [{ from: -1 }, 'from'],
+      [{ from: 2.5 }, 'from'],
+      [{ from: 2 ** 32 }, 'from'],
+      [{ to: Number.NaN }, 'to'],
+      [{ to: Number.POSITIVE_INFINITY }, 'to'],
+      [{ from: 20, to: 10 }, 'from'],
+      [{ maxBatchBytes: 0 }, 'maxBatchBytes'],
+      [{ maxBatchBytes: Number.NaN }, 'maxBatchBytes'],
+      [{ from: '3' as unknown as number }, 'from'],
+    ];
+    for (const [range, field] of bad) {
+      const error = await failure(readAll(dir, range));
+      expect([error.code, error.field], JSON.stringify(range)).toEqual(['INVALID_ARGUMENT', field]);
+    }
+    // Thrown by the call itself, before any file is opened.
+    expect(() => readDataLake(join(dir, 'no such lake'), { from: Number.NaN })).toThrow(LedgerMetaError);
+  });
+
+  it('(5) reports a `to` before the first ledger of the lake instead of reading nothing', async () => {
+    const dir = tempDir('lake');
+    await writeLake(dir, 4, 3);
+    // The lake holds 2..41 in batches 0-3, 4-7, ...: ledger 1 sits in the first batch's range but is not in it.
+    expect((await failure(readAll(dir, { to: 1 }))).code).toBe('OUT_OF_ORDER');
+    expect(await readAll(dir, { to: 2 })).toEqual([b64((ledgers[0] as (typeof ledgers)[0]).lcm)]);
   });
 });

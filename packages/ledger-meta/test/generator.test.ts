@@ -8,11 +8,23 @@
 //    the net effect per ledger equals the recorded batch; replaying the recorded batches gives no init for present
 //    keys and no live/dead for absent keys.
 // 5. The fast hand-written entry encoders agree with @strata/ledger-key's validator.
+// 6. Options: every numeric option must be an integer in its range (GENERATOR_LIMITS for the counts) and the last
+//    ledger must fit a uint32; anything else is INVALID_ARGUMENT naming the option, thrown by generateNetwork itself
+//    (before any work, so a huge count cannot abort the process). The top of the range generates without wrapping,
+//    and a ledger at maxEventsPerLedger fits a data lake's per-ledger allowance.
 import { createHash } from 'node:crypto';
 import { xdr } from '@stellar/stellar-base';
 import { compareLedgerKeys, ledgerKeyOfEntry, validateLedgerEntry, validateLedgerKey } from '@strata/ledger-key';
 import { describe, expect, it } from 'vitest';
-import { type GeneratedLedger, type GeneratorOptions, generateNetwork } from '../src/generator.js';
+import { MAX_BATCH_BYTES_PER_LEDGER } from '../src/datalake.js';
+import {
+  GENERATOR_LIMITS,
+  type GeneratedLedger,
+  type GeneratorOptions,
+  generateNetwork,
+  resolveGeneratorOptions,
+} from '../src/generator.js';
+import { errorOf } from './errors.js';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -285,5 +297,71 @@ describe('generateNetwork', () => {
     expect(mean).toBeLessThan(35);
     const contracts = new Set(small.flatMap((l) => l.events.map((e) => hex(e.contractId ?? new Uint8Array()))));
     expect(contracts.size).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('generator options', () => {
+  const small = { ledgers: 2, eventsPerLedger: 5, accounts: 10, contracts: 2, record: false } as const;
+
+  it('(6) refuses a network whose ledger sequence would wrap past 2^32 - 1, or pass the event-id limit 2^31 - 1', () => {
+    const wrap = errorOf(() => generateNetwork({ ...small, startLedger: 4_294_967_295, ledgers: 2 }));
+    expect([wrap.code, wrap.field]).toEqual(['INVALID_ARGUMENT', 'startLedger']);
+    const pastIds = errorOf(() => generateNetwork({ ...small, startLedger: 2_147_483_647, ledgers: 2 }));
+    expect([pastIds.code, pastIds.field]).toEqual(['INVALID_ARGUMENT', 'ledgers']);
+    // The last two sequences generate, and stay what they say.
+    const top = collect({ ...small, startLedger: 2_147_483_646, ledgers: 2 });
+    expect(top.map((ledger) => ledger.sequence)).toEqual([2_147_483_646, 2_147_483_647]);
+  });
+
+  it('(6) refuses negative, fractional, non-finite and out-of-range options, naming each', () => {
+    const bad: Array<[Partial<Record<keyof GeneratorOptions, unknown>>, string]> = [
+      [{ ledgers: 0 }, 'ledgers'],
+      [{ ledgers: -1 }, 'ledgers'],
+      [{ ledgers: 1.5 }, 'ledgers'],
+      [{ ledgers: Number.NaN }, 'ledgers'],
+      [{ ledgers: undefined }, 'ledgers'],
+      [{ eventsPerLedger: -1 }, 'eventsPerLedger'],
+      [{ eventsPerLedger: 2.5 }, 'eventsPerLedger'],
+      [{ eventsPerLedger: 99_999_999_999 }, 'eventsPerLedger'],
+      [{ eventsPerLedger: GENERATOR_LIMITS.maxEventsPerLedger + 1 }, 'eventsPerLedger'],
+      [{ contracts: 0 }, 'contracts'],
+      [{ contracts: 2.5 }, 'contracts'],
+      [{ contracts: GENERATOR_LIMITS.maxContracts + 1 }, 'contracts'],
+      [{ accounts: -5 }, 'accounts'],
+      [{ accounts: 10.5 }, 'accounts'],
+      [{ accounts: 99_999_999_999 }, 'accounts'],
+      [{ startLedger: 0 }, 'startLedger'],
+      [{ startLedger: -2 }, 'startLedger'],
+      [{ startLedger: 2 ** 32 }, 'startLedger'],
+      [{ startLedger: 2.5 }, 'startLedger'],
+      [{ protocolVersion: 22 }, 'protocolVersion'],
+      [{ protocolVersion: 23.5 }, 'protocolVersion'],
+      [{ seed: Number.NaN }, 'seed'],
+      [{ seed: {} }, 'seed'],
+      [{ record: 'yes' }, 'record'],
+      [{ networkPassphrase: 7 }, 'networkPassphrase'],
+    ];
+    for (const [override, field] of bad) {
+      const options = { ...small, ...override } as GeneratorOptions;
+      // Refused by the call itself, not when the first ledger is asked for.
+      const error = errorOf(() => generateNetwork(options));
+      expect([error.code, error.field], JSON.stringify(override)).toEqual(['INVALID_ARGUMENT', field]);
+      expect(errorOf(() => resolveGeneratorOptions(options)).field).toBe(field);
+    }
+    expect(errorOf(() => generateNetwork(undefined as unknown as GeneratorOptions)).code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('(6) keeps a ledger at maxEventsPerLedger within a data lake batch allowance', () => {
+    const largest = collect({
+      seed: 'limits',
+      ledgers: 2,
+      eventsPerLedger: GENERATOR_LIMITS.maxEventsPerLedger,
+      accounts: 1000,
+      contracts: 50,
+      record: false,
+    });
+    const last = largest[1] as GeneratedLedger;
+    expect(last.eventCount).toBeGreaterThan(GENERATOR_LIMITS.maxEventsPerLedger / 2);
+    expect(last.lcm.length).toBeLessThan(MAX_BATCH_BYTES_PER_LEDGER);
   });
 });
