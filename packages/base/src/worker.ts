@@ -9,7 +9,12 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * execArgv gains `--conditions=strata-source`.
  */
 export function spawnWorker(callerUrl: string, entryName: string, options: WorkerOptions = {}): Worker {
-  if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`./${entryName}.js`, callerUrl), options);
+  if (!callerUrl.endsWith('.ts')) {
+    return new Worker(new URL(`./${entryName}.js`, callerUrl), {
+      ...options,
+      execArgv: options.execArgv ?? inheritableExecArgv(),
+    });
+  }
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const entry = new URL(`./${entryName}.ts`, callerUrl).href;
   const code =
@@ -20,4 +25,18 @@ export function spawnWorker(callerUrl: string, entryName: string, options: Worke
     eval: true,
     execArgv: [...(options.execArgv ?? []), '--conditions=strata-source'],
   });
+}
+
+/**
+ * The parent's Node options a worker started from a file can take: `--input-type` (set when the parent runs
+ * `node --input-type=module -e ...`) makes a worker with a file entry fail, so it is left out.
+ */
+function inheritableExecArgv(): string[] {
+  const args: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i] as string;
+    if (arg === '--input-type') i++;
+    else if (!arg.startsWith('--input-type=')) args.push(arg);
+  }
+  return args;
 }

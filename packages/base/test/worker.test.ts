@@ -1,4 +1,5 @@
 // spawnWorker: a worker beside its caller runs from .ts sources in the workspace and from .js when built.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,5 +38,27 @@ describe('spawnWorker', () => {
     const callerUrl = pathToFileURL(join(dir, 'caller.js')).href;
     const reply = await ask(spawnWorker(callerUrl, 'echo-worker', { workerData: 'w' }), 1);
     expect(reply).toEqual({ message: 1, workerData: 'w', from: 'js' });
+  });
+});
+
+describe('spawnWorker from a parent run as `node --input-type=module -e`', () => {
+  it('starts the .js entry (the parent option is not inherited)', () => {
+    const dir = tempDir('base-worker-eval');
+    writeFileSync(
+      join(dir, 'echo-worker.js'),
+      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', (m) => parentPort.postMessage(m));\n",
+    );
+    const workerModule = new URL('../src/worker.ts', import.meta.url).href;
+    const script =
+      `const { spawnWorker } = await import(${JSON.stringify(workerModule)});\n` +
+      `const w = spawnWorker(${JSON.stringify(pathToFileURL(join(dir, 'caller.js')).href)}, 'echo-worker');\n` +
+      "w.once('message', (m) => { console.log('reply', m); w.terminate(); });\n" +
+      "w.once('error', (e) => { console.log('error', e.message); process.exitCode = 1; });\n" +
+      "w.postMessage('hi');\n";
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(result.stdout + result.stderr).toContain('reply hi');
+    expect(result.status).toBe(0);
   });
 });

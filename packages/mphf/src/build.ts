@@ -5,7 +5,8 @@
 // the flat layout. Memory is about 13 bytes per key, all typed arrays; nothing per key is an object. The result
 // depends only on the key set, the options and the seed: not on key order, thread count, timing or the machine.
 import { availableParallelism } from 'node:os';
-import { assert, describeValue, MphfError } from './errors.js';
+import { assert } from '@strata/base';
+import { describeValue, MphfError } from './errors.js';
 import {
   bucketOf,
   fmix32,

@@ -1,6 +1,8 @@
 // The one error class of @strata/mphf. Bad input to a build (duplicate keys, bad options) and bytes that cannot be a
 // function (too short, wrong magic or version, failed checksum, inconsistent header) throw only this; bugs in this
-// package are `assert` failures instead. `code` is stable; `offset`, `field` and the key fields say where and what.
+// package are `assert` failures (@strata/base) instead. `code` is stable; `offset`, `field` and the key fields say
+// where and what.
+import { StrataError } from '@strata/base';
 
 /** Stable error codes. New codes may be added; existing ones keep their meaning. */
 export const MphfErrorCode = {
@@ -27,38 +29,30 @@ export type MphfErrorCode = (typeof MphfErrorCode)[keyof typeof MphfErrorCode];
 
 export interface MphfErrorContext {
   /** Byte offset inside the function's bytes (for open-time errors). */
-  offset?: number;
+  readonly offset?: number;
   /** The header field or option concerned, e.g. `fingerprintBits`. */
-  field?: string;
+  readonly field?: string;
   /** The duplicate key in hex (DUPLICATE_KEY). */
-  keyHex?: string;
+  readonly keyHex?: string;
   /** Position of a key in the build input (DUPLICATE_KEY: the later of the two). */
-  keyIndex?: number;
+  readonly keyIndex?: number;
   /** Position of the other key with the same bytes (DUPLICATE_KEY: the earlier one). */
-  otherKeyIndex?: number;
-  cause?: unknown;
+  readonly otherKeyIndex?: number;
+  readonly cause?: unknown;
 }
 
-/** Bad input or bytes that are not a valid function; `code` says which, the context says where. */
-export class MphfError extends Error {
+/**
+ * Bad input or bytes that are not a valid function; `code` says which, the context says where. A StrataError: the
+ * message (`CODE at offset N field F: detail`) is built once, and every field is read-only.
+ */
+export class MphfError extends StrataError<MphfErrorCode> {
   override readonly name = 'MphfError';
-  readonly code: MphfErrorCode;
-  readonly detail: string;
-  readonly offset: number | undefined;
-  readonly field: string | undefined;
   readonly keyHex: string | undefined;
   readonly keyIndex: number | undefined;
   readonly otherKeyIndex: number | undefined;
 
   constructor(code: MphfErrorCode, detail: string, context: MphfErrorContext = {}) {
-    const parts: string[] = [code];
-    if (context.offset !== undefined) parts.push(`at offset ${context.offset}`);
-    if (context.field !== undefined) parts.push(`field ${context.field}`);
-    super(`${parts.join(' ')}: ${detail}`, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
-    this.detail = detail;
-    this.offset = context.offset;
-    this.field = context.field;
+    super(code, detail, context);
     this.keyHex = context.keyHex;
     this.keyIndex = context.keyIndex;
     this.otherKeyIndex = context.otherKeyIndex;
@@ -89,9 +83,4 @@ export function describeValue(value: unknown): string {
     default:
       return String(value); // number, boolean, undefined
   }
-}
-
-/** Crashes loudly when an internal invariant does not hold. A failed assert is a bug here, never bad input. */
-export function assert(condition: boolean, message: string): asserts condition {
-  if (!condition) throw new Error(`@strata/mphf invariant violated: ${message}`);
 }

@@ -1,22 +1,10 @@
 // The worker threads of `buildMphfAsync`: started once per build over the build's shared buffers, so they boot
 // while the main thread hashes the keys, then told to join each placement round. A worker that throws or exits
 // fails the build with its error; `close` terminates them.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '@strata/base';
 import { MphfError } from './errors.js';
 import { buffersOf, type PlacementState } from './placement.js';
-
-/**
- * From the built package the worker is the compiled placement-worker.js; from TypeScript sources (tests,
- * benchmarks under tsx) it is placement-worker.ts, loaded through tsx's loader registered in the worker.
- */
-function spawnWorker(workerData: unknown): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./placement-worker.js', import.meta.url), { workerData });
-  const api = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./placement-worker.ts', import.meta.url).href;
-  const code = `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, workerData, execArgv: ['--conditions=strata-source'] });
-}
 
 interface Round {
   round: number;
@@ -34,7 +22,8 @@ export class PlacementPool {
   constructor(size: number, state: PlacementState) {
     const workerData = buffersOf(state);
     for (let i = 0; i < size; i++) {
-      const worker = spawnWorker(workerData);
+      // placement-worker.js beside this file, or placement-worker.ts (through tsx) when running from source.
+      const worker = spawnWorker(import.meta.url, 'placement-worker', { workerData });
       worker.on('message', (round: number) => {
         const current = this.current;
         if (current === undefined || current.round !== round) return;
@@ -43,14 +32,14 @@ export class PlacementPool {
           current.resolve();
         }
       });
-      worker.on('error', (error) => this.fail(error));
-      worker.on('exit', (code) => this.fail(new Error(`placement worker exited with code ${code}`)));
+      worker.on('error', (error) => this.fail(`a placement worker failed: ${error.message}`, error));
+      worker.on('exit', (code) => this.fail(`a placement worker exited with code ${code}`));
       this.workers.push(worker);
     }
   }
 
-  private fail(cause: Error): void {
-    this.failure ??= new MphfError('BUILD_FAILED', `a placement worker failed: ${cause.message}`, { cause });
+  private fail(detail: string, cause?: Error): void {
+    this.failure ??= new MphfError('BUILD_FAILED', detail, cause === undefined ? {} : { cause });
     const current = this.current;
     this.current = undefined;
     current?.reject(this.failure);

@@ -1,19 +1,14 @@
 // MphfError: duplicate keys are named (hex, both positions) in every input form and inside large key sets; bad
 // options and bad keys are INVALID_ARGUMENT naming the field; an impossible build is BUILD_FAILED; the error carries
-// a stable code and its context fields.
+// a stable code and its context fields, and is a StrataError (@strata/base) with its message built once.
+import { StrataError } from '@strata/base';
+import { errorOf, hex } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { type BuildOptions, buildMphf, buildMphfAsync, MphfError, MphfErrorCode, type MphfKeys } from '../src/index.js';
-import { randomPackedKeys, unpack } from './support.js';
+import { randomPackedKeys, unpack } from './key-sets.js';
 
-function buildError(keys: MphfKeys, options: BuildOptions = {}): MphfError {
-  try {
-    buildMphf(keys, options);
-  } catch (error) {
-    if (error instanceof MphfError) return error;
-    throw error;
-  }
-  throw new Error('buildMphf accepted the input');
-}
+const buildError = (keys: MphfKeys, options: BuildOptions = {}): MphfError =>
+  errorOf(MphfError, () => buildMphf(keys, options));
 
 describe('duplicate keys', () => {
   const a = Uint8Array.of(1, 2, 3);
@@ -49,7 +44,7 @@ describe('duplicate keys', () => {
     const error = buildError({ bytes: packed, keyLength: 16 });
     expect(error.code).toBe('DUPLICATE_KEY');
     expect([error.otherKeyIndex, error.keyIndex]).toEqual([1_234, 76_543]);
-    expect(error.keyHex).toBe(Buffer.from(packed.subarray(16 * 1_234, 16 * 1_235)).toString('hex'));
+    expect(error.keyHex).toBe(hex(packed.subarray(16 * 1_234, 16 * 1_235)));
     expect(buildError([new Uint8Array(0), a, new Uint8Array(0)]).keyHex).toBe('');
   });
 
@@ -146,10 +141,23 @@ describe('MphfError', () => {
     ]);
     const cause = new Error('underlying');
     const error = new MphfError('BAD_HEADER', 'part 3 has no slots', { offset: 96, field: 'partTable', cause });
-    expect(error).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(StrataError);
     expect(error.name).toBe('MphfError');
     expect(error.message).toBe('BAD_HEADER at offset 96 field partTable: part 3 has no slots');
     expect(error.cause).toBe(cause);
     expect(error.detail).toBe('part 3 has no slots');
+    expect(error.file).toBeUndefined(); // a function is bytes, not a file: there is never one to name
+  });
+
+  it('is a StrataError keeping its key fields, with the message built once from code and detail', () => {
+    const error = new MphfError('DUPLICATE_KEY', 'key 2 (0102) repeats key 0', {
+      keyHex: '0102',
+      keyIndex: 2,
+      otherKeyIndex: 0,
+    });
+    expect(error).toBeInstanceOf(StrataError);
+    expect(error).toMatchObject({ code: 'DUPLICATE_KEY', keyHex: '0102', keyIndex: 2, otherKeyIndex: 0 });
+    expect([error.offset, error.field, error.cause]).toEqual([undefined, undefined, undefined]);
+    expect(error.message).toBe('DUPLICATE_KEY: key 2 (0102) repeats key 0');
   });
 });

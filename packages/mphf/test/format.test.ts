@@ -3,23 +3,16 @@
 // header fields that are consistent with the checksum but not with each other (BAD_HEADER), odd offsets, and a
 // pinned digest of one small function so that a layout change is a deliberate one.
 import { createHash } from 'node:crypto';
+import { errorOf } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
-import { buildMphf, MPHF_FORMAT_VERSION, MphfError, type MphfErrorCode, openMphf } from '../src/index.js';
+import { buildMphf, MPHF_FORMAT_VERSION, MphfError, openMphf } from '../src/index.js';
 import { CHECKSUM_LENGTH, Field, HEADER_LENGTH, readU32, sealChecksum, writeU16, writeU32 } from '../src/layout.js';
-import { randomPackedKeys, unpack } from './support.js';
+import { randomPackedKeys, unpack } from './key-sets.js';
 
 const keys = unpack(randomPackedKeys(300, 5));
 const small = buildMphf(keys, { fingerprintBits: 8, partKeys: 256 });
 
-function openError(bytes: Uint8Array): MphfError {
-  try {
-    openMphf(bytes);
-  } catch (error) {
-    if (error instanceof MphfError) return error;
-    throw error;
-  }
-  throw new Error('openMphf accepted the bytes');
-}
+const openError = (bytes: Uint8Array): MphfError => errorOf(MphfError, () => openMphf(bytes));
 
 /** A copy of `small` with `edit` applied and the checksum recomputed, so only the structural checks can object. */
 function edited(edit: (bytes: Uint8Array) => void): Uint8Array {
@@ -173,16 +166,8 @@ describe('offsets', () => {
       [Number.NaN, 16],
     ];
     for (const [offset, length] of cases) {
-      const error = (() => {
-        try {
-          mphf.index(new Uint8Array(16), offset, length);
-        } catch (caught) {
-          return caught;
-        }
-        return undefined;
-      })();
-      expect(error).toBeInstanceOf(MphfError);
-      expect((error as MphfError).code satisfies MphfErrorCode).toBe('INVALID_ARGUMENT');
+      const error = errorOf(MphfError, () => mphf.index(new Uint8Array(16), offset, length));
+      expect(error.code, `offset ${offset}, length ${length}`).toBe('INVALID_ARGUMENT');
     }
   });
 });

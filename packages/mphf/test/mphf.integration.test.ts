@@ -3,7 +3,7 @@
 // Slow by unit-test standards (a few seconds per step on two cores), so it lives in its own file.
 import { describe, expect, it } from 'vitest';
 import { buildMphf, checkBijection, openMphf } from '../src/index.js';
-import { randomPackedKeys } from './support.js';
+import { randomPackedKeys } from './key-sets.js';
 
 describe('10 million keys', () => {
   it('builds a bijection onto [0, 10 000 000) in at most 3 bits per key', () => {

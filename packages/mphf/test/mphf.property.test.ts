@@ -15,13 +15,13 @@
 // 8. The parallel build (`buildMphfAsync`, worker threads) gives the same bytes as the single-threaded one.
 // 9. Negative control: a function with one pilot changed (checksum recomputed, so it opens) is caught by the
 //    bijection checker, and the build's self-check passes on a good function.
-import { propertyParams, seededRandom } from '@strata/test-kit';
+import { hex, propertyParams, seededRandom } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hash128, hash128Of16, hash128OfWords } from '../src/hash.js';
 import { buildMphf, buildMphfAsync, checkBijection, type Mphf, type MphfKeys, openMphf } from '../src/index.js';
 import { Field, readU32, sealChecksum } from '../src/layout.js';
-import { adversarialKeySets, randomPackedKeys, unpack } from './support.js';
+import { adversarialKeySets, randomPackedKeys, unpack } from './key-sets.js';
 
 /** Every key's index, checked against [0, n) and for repeats with a bitmap: the oracle of property 1. */
 function expectBijection(mphf: Mphf, keys: readonly Uint8Array[]): void {
@@ -30,13 +30,11 @@ function expectBijection(mphf: Mphf, keys: readonly Uint8Array[]): void {
   for (const [i, key] of keys.entries()) {
     const slot = mphf.index(key);
     if (!(slot >= 0 && slot < keys.length) || seen[slot] === 1) {
-      throw new Error(`key ${i} (${Buffer.from(key).toString('hex')}) maps to ${slot}: not a bijection`);
+      throw new Error(`key ${i} (${hex(key)}) maps to ${slot}: not a bijection`);
     }
     seen[slot] = 1;
   }
 }
-
-const hexOf = (key: Uint8Array): string => Buffer.from(key).toString('hex');
 
 describe('bijection (property 1)', () => {
   for (const size of [0, 1, 2, 3, 1000, 100_000]) {
@@ -58,7 +56,7 @@ describe('bijection (property 1)', () => {
   it('holds for random key sets of any size, key lengths and options (property)', () => {
     const keySet = fc.uniqueArray(fc.uint8Array({ minLength: 0, maxLength: 40 }), {
       maxLength: 1500,
-      selector: hexOf,
+      selector: hex,
     });
     const options = fc.record({
       seed: fc.nat({ max: 0xffff_ffff }),
@@ -150,7 +148,7 @@ describe('determinism (property 3)', () => {
   it('gives the same bytes on every run for random key sets (property)', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.uint8Array({ minLength: 1, maxLength: 24 }), { maxLength: 400, selector: hexOf }),
+        fc.uniqueArray(fc.uint8Array({ minLength: 1, maxLength: 24 }), { maxLength: 400, selector: hex }),
         fc.nat({ max: 0xffff_ffff }),
         (keys, seed) => {
           const first = buildMphf(keys, { seed, partKeys: 256 });

@@ -1,7 +1,8 @@
 // The one error class of @strata/vm-memory. A caller's bad argument, a strategy this machine cannot run, an exhausted
 // pool, a revoked lease or a malformed wasm binary throw only this; bugs in this package are `assert` failures
-// instead. A reset that fails does not throw: the pool retires the memory and counts the reason (fail closed).
-// Traps and host exceptions from a contract are rethrown unchanged by the runner.
+// (@strata/base) instead. A reset that fails does not throw: the pool retires the memory and counts the reason
+// (fail closed). Traps and host exceptions from a contract are rethrown unchanged by the runner.
+import { StrataError } from '@strata/base';
 
 /** Stable error codes. New codes may be added; existing ones keep their meaning. */
 export const VmMemoryErrorCode = {
@@ -29,33 +30,24 @@ export type VmMemoryErrorCode = (typeof VmMemoryErrorCode)[keyof typeof VmMemory
 
 export interface VmMemoryErrorContext {
   /** The option, argument or binary field concerned, e.g. `maximumPages`, `import section` or `export "run"`. */
-  field?: string;
+  readonly field?: string;
   /** Byte offset in a wasm binary. */
-  offset?: number;
+  readonly offset?: number;
   /** The reset strategy concerned. */
-  strategy?: string;
-  cause?: unknown;
+  readonly strategy?: string;
+  readonly cause?: unknown;
 }
 
-/** An expected failure; `code` says which, the context says where. */
-export class VmMemoryError extends Error {
+/**
+ * An expected failure; `code` says which, the context says where. A StrataError: every field is read-only and the
+ * message, `CODE at offset N field F strategy S: detail`, is built once.
+ */
+export class VmMemoryError extends StrataError<VmMemoryErrorCode> {
   override readonly name = 'VmMemoryError';
-  readonly code: VmMemoryErrorCode;
-  readonly detail: string;
-  readonly field: string | undefined;
-  readonly offset: number | undefined;
   readonly strategy: string | undefined;
 
   constructor(code: VmMemoryErrorCode, detail: string, context: VmMemoryErrorContext = {}) {
-    const parts: string[] = [code];
-    if (context.strategy !== undefined) parts.push(`strategy ${context.strategy}`);
-    if (context.field !== undefined) parts.push(`field ${context.field}`);
-    if (context.offset !== undefined) parts.push(`at offset ${context.offset}`);
-    super(`${parts.join(' ')}: ${detail}`, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
-    this.detail = detail;
-    this.field = context.field;
-    this.offset = context.offset;
+    super(code, detail, context, context.strategy === undefined ? {} : { where: [`strategy ${context.strategy}`] });
     this.strategy = context.strategy;
   }
 }

@@ -29,6 +29,5 @@ export type {
   ScannerKind,
   StrategyName,
 } from './strategies.js';
-export type { WasmImports, WasmInstance, WasmMemory, WasmMemoryDescriptor, WasmModule } from './wasm-api.js';
 export type { MemoryLimits, ModuleMemory } from './wasm-binary.js';
 export { inspectMemory, MEMORY_IMPORT, standardizeMemory } from './wasm-binary.js';

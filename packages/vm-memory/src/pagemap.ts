@@ -1,12 +1,11 @@
 // The pure-JS backend: read a WebAssembly memory's page-table entries from /proc/self/pagemap (8 bytes per 4 KiB page,
 // Documentation/admin-guide/mm/pagemap.rst) and find its base address without native code, by diffing
-// /proc/self/maps around `new WasmMemory` and confirming the candidate through the pagemap itself.
+// /proc/self/maps around `new WebAssembly.Memory` and confirming the candidate through the pagemap itself.
 // Works unprivileged on Linux >= 4.2: the flag bits read here are not privilege-gated (only the PFN bits are).
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
 import type { RangeList } from './ranges.js';
-import { Wasm, type WasmMemory, type WasmMemoryDescriptor } from './wasm-api.js';
 
 /** The OS page size this reader assumes. A kernel with larger pages fails the address confirmation (fail closed). */
 export const OS_PAGE_SIZE = 4096;
@@ -187,19 +186,19 @@ export function privateMappingsOfLength(length: number, mapsPath = '/proc/self/m
 
 /**
  * Creates a memory and finds its base address without native code: the read-write mappings of the memory's exact
- * size that appeared across `new WasmMemory` are candidates, and a candidate is confirmed when its pagemap
+ * size that appeared across `new WebAssembly.Memory` are candidates, and a candidate is confirmed when its pagemap
  * shows no page present, then exactly the three pages this function writes (first, sixth, last), which are then
  * zeroed again. `address` is undefined when no candidate confirms; the memory is still usable (and all zero), but
  * the pagemap backend cannot reset it.
  */
 export function createLocatedMemory(
-  descriptor: WasmMemoryDescriptor,
+  descriptor: WebAssembly.MemoryDescriptor,
   scanner: PagemapScanner,
   mapsPath = '/proc/self/maps',
-): { memory: WasmMemory; address: number | undefined } {
+): { memory: WebAssembly.Memory; address: number | undefined } {
   const length = descriptor.initial * 65536;
   const before = privateMappingsOfLength(length, mapsPath);
-  const memory = new Wasm.Memory(descriptor);
+  const memory = new WebAssembly.Memory(descriptor);
   const candidates = [...privateMappingsOfLength(length, mapsPath)].filter((start) => !before.has(start));
   for (const candidate of candidates) {
     if (confirmAddress(memory, candidate, scanner)) return { memory, address: candidate };
@@ -208,7 +207,7 @@ export function createLocatedMemory(
 }
 
 /** Touches three known pages of an untouched memory and checks that the pagemap at `address` shows exactly them. */
-export function confirmAddress(memory: WasmMemory, address: number, scanner: PagemapScanner): boolean {
+export function confirmAddress(memory: WebAssembly.Memory, address: number, scanner: PagemapScanner): boolean {
   const bytes = new Uint8Array(memory.buffer);
   if (bytes.byteLength !== scanner.byteLength) return false;
   try {

@@ -3,6 +3,7 @@
 // a memory of the wrong size is retired, any reset error retires, verification failures retire; so the next tenant
 // always gets exactly `initial` pages, all zero, and nobody else holds the lease.
 
+import { assert } from '@strata/base';
 import {
   booleanOption,
   choiceOption,
@@ -12,7 +13,6 @@ import {
   optionsObject,
   poolShape,
 } from './arguments.js';
-import { assert } from './assert.js';
 import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
 import {
   type BackendInfo,
@@ -23,7 +23,6 @@ import {
 } from './probe.js';
 import { Distribution, type DistributionSnapshot, RETIRE_REASONS, type RetireReason } from './stats.js';
 import type { ResetPath, ResetStrategy, ResetTarget, StrategyName } from './strategies.js';
-import { Wasm, type WasmMemory, type WasmMemoryDescriptor } from './wasm-api.js';
 import { firstNonZero } from './zero-check.js';
 
 export const WASM_PAGE_SIZE = 65536;
@@ -104,7 +103,7 @@ export interface TrimResult {
 }
 
 interface Slot {
-  readonly memory: WasmMemory;
+  readonly memory: WebAssembly.Memory;
   readonly state: unknown;
   residentBytes: number;
   readonly unpooled: boolean;
@@ -136,7 +135,7 @@ export class MemoryLease {
   }
 
   /** The leased memory: `initial` pages, all zero at acquire. */
-  get memory(): WasmMemory {
+  get memory(): WebAssembly.Memory {
     const slot = leaseSlots.get(this);
     if (slot === undefined) throw new VmMemoryError('LEASE_REVOKED', 'the lease was released');
     return slot.memory;
@@ -270,7 +269,7 @@ export class MemoryPool {
     } else if (this.idle.length + this.inUsePooled >= this.maxTotal) {
       if (this.whenExhausted === 'throw')
         throw new VmMemoryError('POOL_EXHAUSTED', `${this.maxTotal} memories are leased (maxTotal)`);
-      slot = { memory: new Wasm.Memory(this.descriptor()), state: undefined, residentBytes: 0, unpooled: true };
+      slot = { memory: new WebAssembly.Memory(this.descriptor()), state: undefined, residentBytes: 0, unpooled: true };
       this.counters.unpooledAllocations++;
     } else {
       slot = this.allocate();
@@ -420,12 +419,14 @@ export class MemoryPool {
     };
   }
 
-  private descriptor(): WasmMemoryDescriptor & { maximum: number } {
+  private descriptor(): WebAssembly.MemoryDescriptor & { maximum: number } {
     return { initial: this.initialPages, maximum: this.maximumPages };
   }
 
   private allocate(): Slot {
-    const created = this.strategy.allocate?.(this.descriptor()) ?? { memory: new Wasm.Memory(this.descriptor()) };
+    const created = this.strategy.allocate?.(this.descriptor()) ?? {
+      memory: new WebAssembly.Memory(this.descriptor()),
+    };
     this.counters.freshAllocations++;
     return { memory: created.memory, state: created.state, residentBytes: 0, unpooled: false };
   }

@@ -18,7 +18,6 @@ import {
   type StrategyName,
   ZeroAllStrategy,
 } from './strategies.js';
-import { Wasm, type WasmMemory, type WasmMemoryDescriptor } from './wasm-api.js';
 import { isZeroRange } from './zero-check.js';
 
 /** What the machine offers, as found at pool creation. */
@@ -69,7 +68,7 @@ export interface ResolvedStrategy {
   backend: BackendInfo;
   selfTest: SelfTestReport;
   /** A memory the self-test used and reset, ready to be pooled (not for `fresh`). */
-  testedMemory?: { memory: WasmMemory; state: unknown };
+  testedMemory?: { memory: WebAssembly.Memory; state: unknown };
 }
 
 /** Memories up to this size are zeroed whole when nothing better works; bigger ones are not reused then. */
@@ -82,7 +81,7 @@ export const ZERO_ALL_FALLBACK_MAX_BYTES = 2 << 20;
  */
 export function resolveStrategy(
   requested: 'auto' | StrategyName,
-  descriptor: WasmMemoryDescriptor & { maximum: number },
+  descriptor: WebAssembly.MemoryDescriptor & { maximum: number },
   dirtyPages: DirtyPagesOptions,
   overrides: ProbeOverrides = {},
 ): ResolvedStrategy {
@@ -191,35 +190,37 @@ export function canaryOffsets(byteLength: number): number[] {
 
 /**
  * Writes canaries into a new memory, resets it with `strategy`, and checks every canary page and the size; then, if
- * the strategy can decommit, the same again through decommit. Returns the memory (all zero) or throws.
+ * the strategy can decommit, the same again through decommit. Returns the memory (all zero) or throws: UNAVAILABLE
+ * naming the strategy when a check fails, or whatever the strategy threw.
  */
 export function selfTest(
   strategy: ResetStrategy,
-  descriptor: WasmMemoryDescriptor,
+  descriptor: WebAssembly.MemoryDescriptor,
   byteLength: number,
-): { memory: WasmMemory; state: unknown } {
-  const created = strategy.allocate?.(descriptor) ?? { memory: new Wasm.Memory(descriptor) };
+): { memory: WebAssembly.Memory; state: unknown } {
+  const created = strategy.allocate?.(descriptor) ?? { memory: new WebAssembly.Memory(descriptor) };
   const memory = created.memory;
   const state = created.state;
+  const failed = (detail: string) => new VmMemoryError('UNAVAILABLE', detail, { strategy: strategy.name });
   const round = (label: string, reset: (buffer: ArrayBuffer) => void) => {
     const before = memory.buffer;
     const bytes = new Uint8Array(before);
     for (const offset of canaryOffsets(byteLength)) bytes[offset] = 0xa5;
     reset(memory.buffer);
     const after = memory.buffer;
-    if (after !== before || after.byteLength !== byteLength) throw new Error(`${label}: the memory changed size`);
+    if (after !== before || after.byteLength !== byteLength) throw failed(`${label}: the memory changed size`);
     for (const offset of canaryOffsets(byteLength)) {
       const page = offset - (offset % 4096);
-      if (!isZeroRange(after, page, page + 4096)) throw new Error(`${label}: canary at ${offset} survived`);
+      if (!isZeroRange(after, page, page + 4096)) throw failed(`${label}: canary at ${offset} survived`);
     }
   };
   round('reset', (buffer) => {
     const outcome = strategy.reset({ memory, buffer, state });
-    if (outcome.retire !== undefined) throw new Error('reset asked to retire a fresh memory');
+    if (outcome.retire !== undefined) throw failed('reset asked to retire a fresh memory');
     if (strategy instanceof DirtyPagesStrategy && outcome.path !== 'dirty-scan')
-      throw new Error(`the page tables of the memory could not be read (reset path ${outcome.path})`);
+      throw failed(`the page tables of the memory could not be read (reset path ${outcome.path})`);
     if (outcome.dirtyBytes !== undefined && outcome.dirtyBytes < canaryPages(byteLength) * 4096)
-      throw new Error(`reset found ${outcome.dirtyBytes} dirty bytes, fewer than the canary pages`);
+      throw failed(`reset found ${outcome.dirtyBytes} dirty bytes, fewer than the canary pages`);
   });
   if (strategy.decommit !== undefined) {
     const decommit = strategy.decommit.bind(strategy);

@@ -11,11 +11,10 @@
 // and the ExecutionContext is revoked. What remains is `context.memory` itself, which a host function must not keep.
 
 import { createHash } from 'node:crypto';
+import { assert } from '@strata/base';
 import { countOption, optionsObject, wasmCode } from './arguments.js';
-import { assert } from './assert.js';
 import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
 import { type MemoryLease, MemoryPool, TEST_HOOKS } from './pool.js';
-import { Wasm, type WasmImports, type WasmMemory, type WasmModule } from './wasm-api.js';
 import { MEMORY_IMPORT, standardizeMemory } from './wasm-binary.js';
 import {
   describeType,
@@ -32,7 +31,7 @@ export interface ExecutionContext {
    * The leased memory; throws LEASE_REVOKED once the execution has ended. Do not keep it: it is the pooled memory
    * itself, the next tenant's after the release (the runner cannot revoke a kept Memory object).
    */
-  readonly memory: WasmMemory;
+  readonly memory: WebAssembly.Memory;
   /**
    * A view of the memory's current buffer: take a new one after anything that can grow the memory. Every view is
    * detached (length 0) when the execution ends; `bytes()` then throws LEASE_REVOKED.
@@ -41,7 +40,7 @@ export interface ExecutionContext {
 }
 
 /** Builds the imports of one execution (everything but `env.memory`, which the runner supplies). */
-export type HostImports = (context: ExecutionContext) => WasmImports;
+export type HostImports = (context: ExecutionContext) => WebAssembly.Imports;
 
 /** What `run` returns: the export's result, only ever numbers (a reference result is refused). */
 export type ExecutionResult = number | bigint | undefined | (number | bigint)[];
@@ -50,7 +49,7 @@ export type ExecutionResult = number | bigint | undefined | (number | bigint)[];
 export interface PreparedContract {
   /** SHA-256 of the code as given (before any rewrite), hex. */
   readonly codeHash: string;
-  readonly module: WasmModule;
+  readonly module: WebAssembly.Module;
   /** Whether the memory section or import had to be rewritten. */
   readonly memoryRewritten: boolean;
 }
@@ -128,7 +127,7 @@ export class ContractRunner {
       return cached;
     }
     const { bytes, rewritten } = standardizeMemory(code, this.pool);
-    const module = new Wasm.Module(bytes);
+    const module = new WebAssembly.Module(bytes);
     this.counters.compiles++;
     // Read after compiling: the engine has validated the structure this reads.
     const moduleInterface = readModuleInterface(bytes);
@@ -184,12 +183,12 @@ export class ContractRunner {
         bytes: () => lease.bytes(),
       };
       const hostImports = imports?.(context) ?? {};
-      const instance = new Wasm.Instance(prepared.module, {
+      const instance = new WebAssembly.Instance(prepared.module, {
         ...hostImports,
         [MEMORY_IMPORT.module]: { ...hostImports[MEMORY_IMPORT.module], [MEMORY_IMPORT.name]: lease.memory },
       });
       const entry = instance.exports[exportName];
-      assert(typeof entry === 'function', `the binary declares ${exportName} an exported function`);
+      assert(typeof entry === 'function', () => `the binary declares ${exportName} an exported function`);
       const result: unknown = (entry as (...values: unknown[]) => unknown)(...args);
       // The types were checked at prepare; this catches what a type the parser misread would let through.
       if (!isNumbers(result) && this.hooks.referenceChecks !== 'off')
@@ -200,7 +199,7 @@ export class ContractRunner {
         );
       return result as ExecutionResult;
     } catch (error) {
-      if (error instanceof Wasm.RuntimeError) this.counters.traps++;
+      if (error instanceof WebAssembly.RuntimeError) this.counters.traps++;
       else this.counters.otherFailures++;
       throw error;
     } finally {

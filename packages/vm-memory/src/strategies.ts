@@ -8,6 +8,7 @@
 //   zero-all     fill(0) the whole memory: portable, keeps the whole memory resident
 //   fresh        no reuse: every lease gets a new memory and the old one is left to the GC
 
+import { assert } from '@strata/base';
 import type { NativeBinding } from './native.js';
 import {
   confirmAddress,
@@ -18,7 +19,6 @@ import {
   PagemapScanner,
 } from './pagemap.js';
 import { RangeList } from './ranges.js';
-import { Wasm, type WasmMemory, type WasmMemoryDescriptor } from './wasm-api.js';
 import { isZeroRange } from './zero-check.js';
 
 /** The built-in strategies by name. */
@@ -29,7 +29,7 @@ export type ResetPath = 'dirty-scan' | 'zero-all' | 'decommit';
 
 /** A memory to reset. `buffer` is `memory.buffer` read by the pool for this reset, of exactly the initial size. */
 export interface ResetTarget {
-  readonly memory: WasmMemory;
+  readonly memory: WebAssembly.Memory;
   /** Read after the execution ended, never earlier: reset through this buffer (or `memory.buffer`), no other view. */
   readonly buffer: ArrayBuffer;
   /** What `allocate` returned as `state` for this memory (per-memory bookkeeping of the strategy). */
@@ -63,7 +63,7 @@ export interface ResetStrategy {
   /** False for `fresh`: the pool never resets or reuses a memory then. */
   readonly reuses: boolean;
   /** Creates a memory (the pure-JS backend needs to watch the creation to find the address). */
-  allocate?(descriptor: WasmMemoryDescriptor): { memory: WasmMemory; state?: unknown };
+  allocate?(descriptor: WebAssembly.MemoryDescriptor): { memory: WebAssembly.Memory; state?: unknown };
   reset(target: ResetTarget): ResetOutcome;
   /** Drops the resident pages of an idle memory (budget, trim); the memory must read as zero afterwards. */
   decommit?: ((target: ResetTarget) => void) | undefined;
@@ -125,7 +125,7 @@ let pageCosts: PageCosts | undefined;
 export function measurePageCosts(native: NativeBinding | undefined): PageCosts {
   if (pageCosts !== undefined) return pageCosts;
   const pages = 2048;
-  const memory = new Wasm.Memory({ initial: (pages * OS_PAGE_SIZE) / 65536 });
+  const memory = new WebAssembly.Memory({ initial: (pages * OS_PAGE_SIZE) / 65536 });
   const bytes = new Uint8Array(memory.buffer);
   let fault = Number.POSITIVE_INFINITY;
   let memset = Number.POSITIVE_INFINITY;
@@ -227,7 +227,8 @@ export class FreshStrategy implements ResetStrategy {
   readonly reuses = false;
 
   reset(): ResetOutcome {
-    throw new Error('the fresh strategy never resets');
+    // The pool drops a memory of a strategy that does not reuse instead of resetting it.
+    assert(false, 'the fresh strategy is never asked to reset');
   }
 }
 
@@ -246,7 +247,7 @@ export class DirtyPagesStrategy implements ResetStrategy {
   private readonly pagemap: PagemapScanner | undefined;
   private readonly costs: PageCosts;
   /** The memory whose dirty runs `dirty` holds (the last scan-path reset). */
-  private lastReset: WasmMemory | undefined;
+  private lastReset: WebAssembly.Memory | undefined;
   /** Bytes recent tenants wrote (see `typicalUse`). */
   private readonly recentUse = new Float64Array(RECENT_USES);
   private recentCount = 0;
@@ -260,9 +261,10 @@ export class DirtyPagesStrategy implements ResetStrategy {
     rule: PagemapRule,
     private readonly tuning: DirtyPagesTuning = DEFAULT_DIRTY_PAGES_TUNING,
   ) {
-    if (scanner === 'pagemap-scan' && native === undefined) throw new Error('pagemap-scan needs the native helper');
+    // resolveStrategy builds each scanner only with what it needs.
+    assert(scanner !== 'pagemap-scan' || native !== undefined, 'pagemap-scan needs the native helper');
     if (scanner === 'pagemap-read') {
-      if (reader === undefined) throw new Error('pagemap-read needs a pagemap reader');
+      assert(reader !== undefined, 'pagemap-read needs a pagemap reader');
       this.pagemap = new PagemapScanner(reader, byteLength, rule);
     }
     this.decommit =
@@ -277,13 +279,13 @@ export class DirtyPagesStrategy implements ResetStrategy {
     this.costs = tuning.wasteLimit === undefined ? measurePageCosts(native) : { memset: 1, fault: 0, decommit: 0 };
   }
 
-  allocate(descriptor: WasmMemoryDescriptor): { memory: WasmMemory; state: DirtyState } {
+  allocate(descriptor: WebAssembly.MemoryDescriptor): { memory: WebAssembly.Memory; state: DirtyState } {
     if (this.pagemap === undefined) {
-      return { memory: new Wasm.Memory(descriptor), state: { address: undefined, hot: false, waste: 0 } };
+      return { memory: new WebAssembly.Memory(descriptor), state: { address: undefined, hot: false, waste: 0 } };
     }
     if (this.native !== undefined) {
       // The helper knows the address; confirming it costs two pagemap reads and proves the reader reads this memory.
-      const memory = new Wasm.Memory(descriptor);
+      const memory = new WebAssembly.Memory(descriptor);
       const address = this.native.address(memory.buffer);
       const confirmed = confirmAddress(memory, address, this.pagemap);
       return { memory, state: { address: confirmed ? address : undefined, hot: false, waste: 0 } };
@@ -383,7 +385,8 @@ export class DirtyPagesStrategy implements ResetStrategy {
     if (count * 2 > dirty.data.length) {
       dirty.grow(count + 64);
       count = native.scanDirty(target.buffer, this.byteLength, dirty.data);
-      if (count * 2 > dirty.data.length) throw new Error(`PAGEMAP_SCAN regions keep growing (${count})`);
+      // Nothing touches the memory between the two scans, so the second finds no more regions than the first.
+      assert(count * 2 <= dirty.data.length, () => `PAGEMAP_SCAN regions keep growing (${count})`);
     }
     dirty.count = count;
     let bytes = 0;

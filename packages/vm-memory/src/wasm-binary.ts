@@ -4,6 +4,7 @@
 // (memory index 0 keeps meaning the one memory, so data segments, loads, stores and exports are unchanged).
 // The section, name and import readers are shared with wasm-interface.ts (what crosses the host boundary).
 // Binary format: https://webassembly.github.io/spec/core/binary/modules.html
+import { assert } from '@strata/base';
 import { optionsObject, poolShape, wasmCode } from './arguments.js';
 import { VmMemoryError } from './errors.js';
 
@@ -48,7 +49,7 @@ export function readU32(bytes: Uint8Array, offset: number, field = 'u32'): { val
     value += (byte & 0x7f) * 2 ** (7 * index);
     if ((byte & 0x80) === 0) return { value, next: offset + index + 1 };
   }
-  throw new Error('unreachable: the fifth byte either ends the LEB128 or was rejected');
+  assert(false, 'the fifth byte either ends the LEB128 or was rejected');
 }
 
 /** Skips any LEB128 (signed or unsigned, up to 64 bits). */

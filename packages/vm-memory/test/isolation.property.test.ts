@@ -32,7 +32,6 @@ import { loadNative } from '../src/native.js';
 import { MemoryPool, type MemoryPoolOptions, TEST_HOOKS, type TestHooks } from '../src/pool.js';
 import { ContractRunner, type RunnerTestHooks } from '../src/runner.js';
 import type { ResetOutcome, ResetStrategy, ResetTarget } from '../src/strategies.js';
-import { Wasm, type WasmMemoryDescriptor } from '../src/wasm-api.js';
 import {
   type EscapeRoute,
   type GuestReport,
@@ -177,8 +176,8 @@ class GuestExtentStrategy implements ResetStrategy {
 class StaleViewStrategy implements ResetStrategy {
   readonly name = 'stale-view (broken)';
   readonly reuses = true;
-  allocate(descriptor: WasmMemoryDescriptor) {
-    const memory = new Wasm.Memory(descriptor);
+  allocate(descriptor: WebAssembly.MemoryDescriptor) {
+    const memory = new WebAssembly.Memory(descriptor);
     return { memory, state: new Uint8Array(memory.buffer) };
   }
   reset(target: ResetTarget): ResetOutcome {

@@ -6,12 +6,13 @@
 // a reference out of their execution (test/contracts/escape-*.wat, kept views and contexts); the caller then writes
 // through whatever it got, after the release, as a careless or hostile host would.
 import { createHash } from 'node:crypto';
+import { errorOf } from '@strata/test-kit';
 import fc from 'fast-check';
 import { VmMemoryError } from '../src/errors.js';
 import type { MemoryLease, MemoryPool } from '../src/pool.js';
 import { ContractRunner, type ExecutionContext } from '../src/runner.js';
-import { Wasm, type WasmModule } from '../src/wasm-api.js';
 import { compileContract, ESCAPE_CONTRACTS, type EscapeContract, type WorkloadExports } from './contracts.js';
+import type {} from './webassembly-references.js'; // WebAssembly.Table, Tag and Exception
 
 /** One way a tenant writes into its memory. Addresses are fractions of the memory so they scale with any shape. */
 export type Write =
@@ -51,8 +52,8 @@ export interface GuestReport {
 }
 
 interface Contracts {
-  workload: WasmModule;
-  dataSegment: WasmModule;
+  workload: WebAssembly.Module;
+  dataSegment: WebAssembly.Module;
   workloadCode: Uint8Array;
   escapes: Map<EscapeContract, Uint8Array>;
 }
@@ -66,8 +67,8 @@ export async function loadContracts(): Promise<void> {
   for (const name of ESCAPE_CONTRACTS) escapes.set(name, await compileContract(name));
   contracts = {
     workloadCode,
-    workload: new Wasm.Module(workloadCode),
-    dataSegment: new Wasm.Module(await compileContract('data-segment')),
+    workload: new WebAssembly.Module(workloadCode),
+    dataSegment: new WebAssembly.Module(await compileContract('data-segment')),
     escapes,
   };
 }
@@ -167,7 +168,7 @@ function sha256(buffer: ArrayBuffer): string {
 function freshHash(pages: number): string {
   let hash = freshHashes.get(pages);
   if (hash === undefined) {
-    hash = sha256(new Wasm.Memory({ initial: pages, maximum: pages }).buffer);
+    hash = sha256(new WebAssembly.Memory({ initial: pages, maximum: pages }).buffer);
     freshHashes.set(pages, hash);
   }
   return hash;
@@ -183,7 +184,7 @@ export function inspectNewTenant(pool: MemoryPool, lease: MemoryLease, label: st
   const expected = pool.byteLength;
   if (memory.buffer.byteLength !== expected)
     violations.push(`${label}: buffer has ${memory.buffer.byteLength} bytes, expected ${expected}`);
-  const tenant = new Wasm.Instance(must().workload, { env: { memory, host_write() {}, host_fail() {} } })
+  const tenant = new WebAssembly.Instance(must().workload, { env: { memory, host_write() {}, host_fail() {} } })
     .exports as unknown as WorkloadExports;
   const size = tenant.size();
   if (size !== pool.initialPages) violations.push(`${label}: memory.size ${size} != ${pool.initialPages}`);
@@ -211,7 +212,7 @@ function execute(lease: MemoryLease, execution: Execution): number {
   const { workload, dataSegment } = must();
   const memory = lease.memory;
   const env = { memory, ...hostImports(lease) };
-  const tenant = new Wasm.Instance(workload, { env }).exports as unknown as WorkloadExports;
+  const tenant = new WebAssembly.Instance(workload, { env }).exports as unknown as WorkloadExports;
   let reported = 0;
   const pages = () => memory.buffer.byteLength / 65536;
   for (const write of execution.writes) {
@@ -252,37 +253,20 @@ function execute(lease: MemoryLease, execution: Execution): number {
         }
         break;
       case 'data-segment':
-        new Wasm.Instance(dataSegment, { env: { memory } });
+        new WebAssembly.Instance(dataSegment, { env: { memory } });
         break;
     }
   }
   if (execution.ending === 'trap') {
-    expectThrow(
-      () => tenant.trapAfter(1, 0x5a5an),
-      (error) => error instanceof Wasm.RuntimeError,
-    );
+    errorOf(WebAssembly.RuntimeError, () => tenant.trapAfter(1, 0x5a5an));
     reported = Math.max(reported, 65536);
   } else if (execution.ending === 'host-exception') {
-    expectThrow(
-      () => tenant.hostFailAfter(1, 0x5a5an),
-      (error) => error instanceof Error && error.message.includes('host function failed'),
-    );
+    const error = errorOf(Error, () => tenant.hostFailAfter(1, 0x5a5an));
+    if (!error.message.includes('host function failed')) throw error;
     reported = Math.max(reported, 65536);
   }
   return reported;
 }
-
-/** The parts of the WebAssembly JS API the escape attempts use beyond wasm-api.ts (lib.dom is not loaded). */
-const WasmExtras = (
-  globalThis as unknown as {
-    WebAssembly: {
-      Table: new (descriptor: { element: 'anyfunc'; initial: number }) => { get(index: number): unknown };
-      Global: new (descriptor: { value: 'anyfunc'; mutable: true }, value: null) => { value: unknown };
-      Tag: new (descriptor: { parameters: 'externref'[] }) => object;
-      Exception: abstract new (...args: never[]) => { getArg(tag: object, index: number): unknown };
-    };
-  }
-).WebAssembly;
 
 /** A write the caller can still do after an execution, through something it kept. */
 type KeptWrite = (address: number) => void;
@@ -298,7 +282,7 @@ function attemptEscape(runner: ContractRunner, route: EscapeRoute, kept: KeptWri
     if (typeof value === 'function') {
       const guestFunction = value as (address: number, value: number) => void;
       kept.push((address) => guestFunction(address, SECRET));
-    } else if (value instanceof Wasm.Memory) {
+    } else if (value instanceof WebAssembly.Memory) {
       kept.push((address) => {
         new Uint8Array(value.buffer)[address] = SECRET;
       });
@@ -330,9 +314,9 @@ function attemptEscape(runner: ContractRunner, route: EscapeRoute, kept: KeptWri
     }));
     return;
   }
-  const tag = new WasmExtras.Tag({ parameters: ['externref'] });
-  const table = new WasmExtras.Table({ element: 'anyfunc', initial: 1 });
-  const slot = new WasmExtras.Global({ value: 'anyfunc', mutable: true }, null);
+  const tag = new WebAssembly.Tag({ parameters: ['externref'] });
+  const table = new WebAssembly.Table({ element: 'anyfunc', initial: 1 });
+  const slot = new WebAssembly.Global({ value: 'anyfunc', mutable: true }, null);
   // One host for every escape contract (instantiation ignores what a module does not import).
   const imports = (context: ExecutionContext) => ({
     env: { handle: () => context.memory, register: keep, tag, table, slot },
@@ -340,22 +324,12 @@ function attemptEscape(runner: ContractRunner, route: EscapeRoute, kept: KeptWri
   try {
     keep(runner.run(must().escapes.get(route)!, 'leak', [], imports));
   } catch (error) {
-    if (!(error instanceof WasmExtras.Exception)) throw error;
+    if (!(error instanceof WebAssembly.Exception)) throw error;
     keep(error.getArg(tag, 0));
   } finally {
     keep(table.get(0));
     keep(slot.value);
   }
-}
-
-function expectThrow(body: () => void, matches: (error: unknown) => boolean): void {
-  try {
-    body();
-  } catch (error) {
-    if (matches(error)) return;
-    throw error;
-  }
-  throw new Error('expected the call to throw');
 }
 
 /**
@@ -427,7 +401,7 @@ export function runSequence(
         } catch (error) {
           if (error instanceof VmMemoryError && error.code === 'POOL_EXHAUSTED') return;
           const expected =
-            (op.call === 'trapAfter' && error instanceof Wasm.RuntimeError) ||
+            (op.call === 'trapAfter' && error instanceof WebAssembly.RuntimeError) ||
             (op.call === 'hostFailAfter' && error instanceof Error && error.message.includes('host function failed'));
           if (!expected) throw error;
         }

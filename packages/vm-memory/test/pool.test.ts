@@ -5,8 +5,8 @@ import type { VmMemoryErrorCode } from '../src/errors.js';
 import { loadNative, type NativeBinding } from '../src/native.js';
 import { PagemapReader, PagemapScanner } from '../src/pagemap.js';
 import { MemoryPool, type MemoryPoolOptions, TEST_HOOKS, type TestHooks } from '../src/pool.js';
+import { selfTest } from '../src/probe.js';
 import type { ResetOutcome, ResetStrategy, ResetTarget } from '../src/strategies.js';
-import { Wasm, type WasmMemory, type WasmModule } from '../src/wasm-api.js';
 import { compileContract, type WorkloadExports } from './contracts.js';
 import { expectVmError } from './expect-error.js';
 
@@ -14,24 +14,24 @@ const SHAPE = { initialPages: 4, maximumPages: 8 };
 const BYTES = SHAPE.initialPages * 65536;
 const native = loadNative().binding;
 const withoutNative: TestHooks = { probe: { native: null } };
-let workload: WasmModule;
+let workload: WebAssembly.Module;
 
 beforeAll(async () => {
-  workload = new Wasm.Module(await compileContract('workload'));
+  workload = new WebAssembly.Module(await compileContract('workload'));
 });
 
 function pool(options: Partial<MemoryPoolOptions> & { [TEST_HOOKS]?: TestHooks } = {}): MemoryPool {
   return new MemoryPool({ ...SHAPE, verify: 'always', ...options });
 }
 
-function tenant(memory: WasmMemory): WorkloadExports {
-  return new Wasm.Instance(workload, { env: { memory, host_write() {}, host_fail() {} } })
+function tenant(memory: WebAssembly.Memory): WorkloadExports {
+  return new WebAssembly.Instance(workload, { env: { memory, host_write() {}, host_fail() {} } })
     .exports as unknown as WorkloadExports;
 }
 
 const expectCode = (body: () => unknown, code: VmMemoryErrorCode) => void expectVmError(body, code);
 
-function isZero(memory: WasmMemory): boolean {
+function isZero(memory: WebAssembly.Memory): boolean {
   return new Uint8Array(memory.buffer).every((byte) => byte === 0);
 }
 
@@ -277,7 +277,7 @@ describe('dirty-pages resets', () => {
         maxIdle: 1,
         [TEST_HOOKS]: scanner.hooks,
       });
-      const run = (write: (memory: WasmMemory) => void) => {
+      const run = (write: (memory: WebAssembly.Memory) => void) => {
         const lease = p.acquire();
         write(lease.memory);
         lease.release();
@@ -443,6 +443,17 @@ describe("'auto' and the self-test", () => {
     if (native === undefined) return;
     const broken: NativeBinding = { ...bindingCopy(native), decommit: () => {} };
     expectCode(() => pool({ strategy: 'decommit', [TEST_HOOKS]: { probe: { native: broken } } }), 'UNAVAILABLE');
+  });
+
+  it('a strategy that misses a canary fails its self-test with UNAVAILABLE naming it (on any machine)', () => {
+    const lazy: ResetStrategy = {
+      name: 'lazy',
+      reuses: true,
+      reset: () => ({ path: 'zero-all', dirtyBytes: undefined, residentBytes: 0, scanMicros: 0 }), // zeroes nothing
+    };
+    const error = expectVmError(() => selfTest(lazy, { initial: 1, maximum: 1 }, 65536), 'UNAVAILABLE');
+    expect(error.strategy).toBe('lazy');
+    expect(error.message).toBe('UNAVAILABLE strategy lazy: reset: canary at 0 survived');
   });
 });
 

@@ -1,21 +1,18 @@
 // ContractRunner and the prepare step: the compile cache keyed by code hash, the memory rewrite (a module's own
-// memory, a memory imported under another name or with other limits, no memory at all) with LEB128 handled exactly
-// (padded encodings in, minimal encodings out), modules that cannot be pooled, and release on every way an execution
+// memory, a memory imported under another name or with other limits, no memory at all; LEB128 and padded section
+// sizes are wasm-binary.property.test.ts's), modules that cannot be pooled, and release on every way an execution
 // can end: return, trap, host exception, failed instantiation, missing export. References never leave an
 // execution: contracts that could hand one out are refused at prepare (each way, test/contracts/escape-*.wat), a
 // reference result at run, views of the memory are detached at the end; the interface reader handles GC type forms.
 // Bad arguments to run are refused before a memory is leased.
-import { propertyParams } from '@strata/test-kit';
-import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VmMemoryError } from '../src/errors.js';
 import { MemoryPool, TEST_HOOKS } from '../src/pool.js';
 import { ContractRunner, type ExecutionContext, type PreparedContract, type RunnerTestHooks } from '../src/runner.js';
-import { Wasm } from '../src/wasm-api.js';
-import { encodeU32, inspectMemory, readU32, standardizeMemory } from '../src/wasm-binary.js';
+import { inspectMemory, standardizeMemory } from '../src/wasm-binary.js';
 import { readModuleInterface } from '../src/wasm-interface.js';
 import { compileContract, ESCAPE_CONTRACTS, type EscapeContract } from './contracts.js';
 import { expectVmError } from './expect-error.js';
+import { moduleOf, name, sectionSizes } from './module-binaries.js';
 
 const SHAPE = { initialPages: 4, maximumPages: 8 };
 let workload: Uint8Array;
@@ -58,78 +55,6 @@ function nextTenantClean(runner: ContractRunner): boolean {
   return runner.run(workload, 'firstNonZero', [0, SHAPE.initialPages * 65536], quietHost) === -1;
 }
 
-/** Builds a module binary from sections (id, payload), with optional padding of each size LEB to `pad` bytes. */
-function moduleOf(sections: [number, number[]][], pad = 0): Uint8Array {
-  const out = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-  for (const [id, payload] of sections) out.push(id, ...paddedLeb(payload.length, pad), ...payload);
-  return Uint8Array.from(out);
-}
-
-/** `value` as an unsigned LEB128 of at least `length` bytes (non-minimal when longer than needed). */
-function paddedLeb(value: number, length: number): number[] {
-  const minimal = encodeU32(value);
-  if (minimal.length >= length) return minimal;
-  const bytes: number[] = [];
-  let rest = value;
-  for (let index = 0; index < length; index++) {
-    const last = index === length - 1;
-    bytes.push((rest & 0x7f) | (last ? 0 : 0x80));
-    rest = Math.floor(rest / 128);
-  }
-  return bytes;
-}
-
-const name = (text: string) => [text.length, ...Buffer.from(text)];
-
-/** Re-encodes every section size of a binary with `pad`-byte LEB128s (valid wasm: sizes may be non-minimal). */
-function padSectionSizes(code: Uint8Array, pad: number): Uint8Array {
-  const sections: [number, number[]][] = [];
-  let offset = 8;
-  while (offset < code.length) {
-    const id = code[offset]!;
-    const size = readU32(code, offset + 1);
-    sections.push([id, Array.from(code.subarray(size.next, size.next + size.value))]);
-    offset = size.next + size.value;
-  }
-  return moduleOf(sections, pad);
-}
-
-/** Each section's id, payload size and the byte length of its size LEB128. */
-function sectionSizes(code: Uint8Array): { id: number; size: number; lebLength: number }[] {
-  const sections: { id: number; size: number; lebLength: number }[] = [];
-  let offset = 8;
-  while (offset < code.length) {
-    const size = readU32(code, offset + 1);
-    sections.push({ id: code[offset]!, size: size.value, lebLength: size.next - offset - 1 });
-    offset = size.next + size.value;
-  }
-  return sections;
-}
-
-describe('LEB128', () => {
-  it('round-trips every u32 and decodes padded encodings', () => {
-    fc.assert(
-      fc.property(fc.nat({ max: 0xffffffff }), fc.integer({ min: 1, max: 5 }), (value, length) => {
-        expect(readU32(Uint8Array.from(encodeU32(value)), 0)).toEqual({ value, next: encodeU32(value).length });
-        const padded = paddedLeb(value, length);
-        expect(readU32(Uint8Array.from(padded), 0)).toEqual({ value, next: padded.length });
-      }),
-      propertyParams({ numRuns: 1000 }),
-    );
-    expect(encodeU32(0)).toEqual([0]);
-    expect(encodeU32(127)).toEqual([0x7f]);
-    expect(encodeU32(128)).toEqual([0x80, 0x01]);
-    expect(encodeU32(1024)).toEqual([0x80, 0x08]);
-    expect(encodeU32(0xffffffff)).toEqual([0xff, 0xff, 0xff, 0xff, 0x0f]);
-  });
-
-  it('rejects overlong, out-of-range and truncated encodings', () => {
-    expect(() => readU32(Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x80, 0x00]), 0)).toThrow(/longer than 5 bytes/);
-    expect(() => readU32(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0x1f]), 0)).toThrow(/does not fit in 32 bits/);
-    expect(() => readU32(Uint8Array.from([0x80, 0x80]), 0)).toThrow(/truncated/);
-  });
-});
-
 describe('prepare: the memory becomes env.memory with the pool limits', () => {
   it('rewrites a module that defines its own memory; its data segment lands in the leased memory and is reset', () => {
     const { pool, runner } = setUp();
@@ -159,7 +84,7 @@ describe('prepare: the memory becomes env.memory with the pool limits', () => {
     expect(result.rewritten).toBe(true);
     expect(result.memory).toEqual({ kind: 'imported', module: 'js', name: 'mem', minimum: 1, maximum: 2 });
     expect(inspectMemory(result.bytes)).toMatchObject({ module: 'env', name: 'memory', minimum: 4, maximum: 8 });
-    expect(() => new Wasm.Module(result.bytes)).not.toThrow();
+    expect(() => new WebAssembly.Module(result.bytes)).not.toThrow();
   });
 
   it('gives a module without memory the import, and keeps its other imports and exports working', () => {
@@ -174,30 +99,6 @@ describe('prepare: the memory becomes env.memory with the pool limits', () => {
     expect(standardizeMemory(lowMaximum, SHAPE).rewritten).toBe(true);
   });
 
-  it('handles padded section-size LEB128s in the input and writes minimal ones', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 }), (pad, pages) => {
-        const padded = padSectionSizes(ownMemory, pad);
-        expect(() => new Wasm.Module(padded)).not.toThrow();
-        const { bytes, rewritten } = standardizeMemory(padded, { initialPages: 2 + pages, maximumPages: 8 });
-        expect(rewritten).toBe(true);
-        const memory = new Wasm.Memory({ initial: 2 + pages, maximum: 8 });
-        const exports = new Wasm.Instance(new Wasm.Module(bytes), { env: { memory } }).exports as {
-          load(address: number): number;
-          size(): number;
-        };
-        expect(exports.size()).toBe(2 + pages);
-        expect(exports.load(16)).toBe('o'.charCodeAt(0));
-        // The rewritten import section has a minimal size LEB; the other sections are copied as they were.
-        const sizes = sectionSizes(bytes);
-        expect(sizes.find((section) => section.id === 2)?.lebLength).toBe(1);
-        for (const section of sizes.filter((entry) => entry.id !== 2))
-          expect(section.lebLength).toBe(Math.max(pad, encodeU32(section.size).length));
-      }),
-      propertyParams({ numRuns: 20 }),
-    );
-  });
-
   it('keeps custom sections and section order (a new import section goes before the function section)', () => {
     const custom = [...name('note'), 1, 2, 3];
     const withCustom = moduleOf([
@@ -208,24 +109,15 @@ describe('prepare: the memory becomes env.memory with the pool limits', () => {
       [5, [1, 0x00, 1]], // (memory 1)
       [10, [1, 2, 0, 0x0b]], // its body: no locals, end
     ]);
-    expect(() => new Wasm.Module(withCustom)).not.toThrow();
+    expect(() => new WebAssembly.Module(withCustom)).not.toThrow();
     const { bytes } = standardizeMemory(withCustom, SHAPE);
-    expect(() => new Wasm.Module(bytes)).not.toThrow();
+    expect(() => new WebAssembly.Module(bytes)).not.toThrow();
     expect(sectionSizes(bytes).map((section) => section.id)).toEqual([0, 1, 0, 2, 3, 10]);
   });
 
   it('rejects modules it cannot pool with BAD_MODULE', () => {
-    const bad = (code: Uint8Array, pattern: RegExp) => {
-      try {
-        standardizeMemory(code, SHAPE);
-      } catch (error) {
-        expect(error).toBeInstanceOf(VmMemoryError);
-        expect((error as VmMemoryError).code).toBe('BAD_MODULE');
-        expect((error as VmMemoryError).message).toMatch(pattern);
-        return;
-      }
-      throw new Error('expected BAD_MODULE');
-    };
+    const bad = (code: Uint8Array, pattern: RegExp) =>
+      expect(expectVmError(() => standardizeMemory(code, SHAPE), 'BAD_MODULE').message).toMatch(pattern);
     bad(Uint8Array.from([0, 0x61, 0x73, 0x6d, 2, 0, 0, 0]), /magic or version/);
     bad(moduleOf([[5, [2, 0x00, 1, 0x00, 1]]]), /2 memories/);
     bad(
@@ -281,7 +173,9 @@ describe('executions', () => {
 
   it('a trap releases the lease, rethrows the RuntimeError and the next tenant is clean', () => {
     const { pool, runner } = setUp();
-    expect(() => runner.run(workload, 'trapAfter', [SHAPE.initialPages, 0x77n], quietHost)).toThrow(Wasm.RuntimeError);
+    expect(() => runner.run(workload, 'trapAfter', [SHAPE.initialPages, 0x77n], quietHost)).toThrow(
+      WebAssembly.RuntimeError,
+    );
     expect(pool.stats().inUse).toBe(0);
     expect(pool.stats().releases).toBe(1);
     expect(runner.stats().traps).toBe(1);
@@ -339,7 +233,7 @@ describe('executions', () => {
 
   it('host imports cannot replace env.memory', () => {
     const { runner } = setUp();
-    const foreign = new Wasm.Memory({ initial: 4, maximum: 8 });
+    const foreign = new WebAssembly.Memory({ initial: 4, maximum: 8 });
     new Uint8Array(foreign.buffer)[0] = 9;
     const size = runner.run(workload, 'firstNonZero', [0, 16], (context) => ({
       env: { ...quietHost(context).env, memory: foreign },
