@@ -58,7 +58,7 @@ if (broken === 0) {
   const dir = mkdtempSync(join(tmpdir(), 'strata-smoke-'));
   try {
     const started = performance.now();
-    const list = await bucketList.BucketManager.open(dir, { merger: 'workers' });
+    const list = await bucketList.BucketManager.open(dir, { merger: 'workers', create: true });
     const account = (n, ledger) =>
       ledgerKey.encodeLedgerEntry({
         lastModifiedLedgerSeq: ledger,

@@ -17,7 +17,7 @@ const PER_LEDGER = 1_000;
 async function run(options: BucketManagerOptions): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-bench-add-batch-'));
   const batches = new LedgerBatches(KEYS, PER_LEDGER, 11);
-  const manager = await BucketManager.open(dir, { ...options, fsync: false });
+  const manager = await BucketManager.open(dir, { ...options, fsync: false, create: true });
   const started = performance.now();
   try {
     for (let ledger = 1; ledger <= LEDGERS; ledger++) {

@@ -5,6 +5,18 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import {
+  requireBucketFile,
+  requireBytes,
+  requireFunction,
+  requireHash,
+  requireInteger,
+  requireKind,
+  requireOptionalBoolean,
+  requireOptions,
+  requireString,
+  requireUint32,
+} from './arguments.js';
 import { BucketError, entryError } from './errors.js';
 import { ZERO_HASH } from './has.js';
 import {
@@ -35,12 +47,31 @@ export interface BucketFile {
   readonly entries: number;
 }
 
+/** The empty bucket of a kind: the zero hash, no file. */
 export function emptyBucket(kind: BucketKind): BucketFile {
+  requireKind(kind, 'kind');
   return { hash: ZERO_HASH, path: undefined, kind, protocolVersion: 0, size: 0, entries: 0 };
 }
 
+/** `bucket-<hash>.xdr`, the name of a bucket file. */
 export function bucketFileName(hash: string): string {
+  requireHash(hash, 'hash');
   return `bucket-${hash}.xdr`;
+}
+
+function checkOutputOptions(options: unknown, field: string): void {
+  requireOptions(options, field);
+  requireOptionalBoolean(options?.keepTombstones, `${field}.keepTombstones`);
+  requireOptionalBoolean(options?.fsync, `${field}.fsync`);
+  requireOptionalBoolean(options?.writeBehind, `${field}.writeBehind`);
+}
+
+/** The arguments a BucketOutput is made from (shared with writeBucket, which makes one). */
+function checkOutputArguments(dir: unknown, kind: unknown, protocolVersion: unknown, options: unknown): void {
+  requireString(dir, 'dir');
+  requireKind(kind, 'kind');
+  requireUint32(protocolVersion, 'protocolVersion');
+  checkOutputOptions(options, 'options');
 }
 
 export const BUCKET_FILE_PATTERN = /^bucket-([0-9a-f]{64})\.xdr$/;
@@ -81,6 +112,7 @@ export class BucketOutput {
     readonly protocolVersion: number,
     options: OutputOptions = {},
   ) {
+    checkOutputArguments(dir, kind, protocolVersion, options);
     this.ops = kindOps(kind);
     this.keepTombstones = options.keepTombstones ?? true;
     // Version 0 is the merge of two empty buckets: no META, and (for the hot archive) no entries either, so the
@@ -99,7 +131,12 @@ export class BucketOutput {
   }
 
   /** Writes one record; `type`, when given, replaces the payload's discriminant (a merge turning INIT into LIVE). */
-  put(payload: Uint8Array, type = recordType(payload)): void {
+  put(payload: Uint8Array, type?: number): void {
+    requireBytes(payload, 'payload');
+    if (payload.length < 4)
+      throw new BucketError('INVALID_ARGUMENT', 'a record payload of fewer than 4 bytes', { field: 'payload' });
+    if (type === undefined) type = recordType(payload);
+    else requireInteger(type, 'type', -(2 ** 31), 2 ** 31 - 1);
     if (!this.keepTombstones && this.ops.isTombstone(type)) return;
     if (this.protocolVersion < FIRST_PROTOCOL_INIT_AND_META && (this.kind === 'hot-archive' || type === INIT_ENTRY)) {
       this.abort();
@@ -118,6 +155,10 @@ export class BucketOutput {
    * (protocol ≥ 11 only, no META) and the tombstone rule.
    */
   putRun(source: Uint8Array, start: number, end: number, records: number): void {
+    requireBytes(source, 'source');
+    requireInteger(start, 'start', 0, source.length);
+    requireInteger(end, 'end', start, source.length);
+    requireInteger(records, 'records', end > start ? 1 : 0, end - start);
     this.writer.putRun(source, start, end, records);
     this.entries += records;
   }
@@ -128,6 +169,8 @@ export class BucketOutput {
    * records give the empty bucket and no file.
    */
   finish(options: { publish?: boolean } = {}): BucketFile {
+    requireOptions(options, 'options');
+    requireOptionalBoolean(options.publish, 'options.publish');
     const records = this.writer.records;
     const size = this.writer.bytesWritten;
     const hash = this.writer.finish();
@@ -156,6 +199,10 @@ export function writeBucket(
   payloads: Iterable<Uint8Array>,
   options: OutputOptions = {},
 ): BucketFile {
+  checkOutputArguments(dir, kind, protocolVersion, options);
+  if (typeof (payloads as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
+    throw new BucketError('INVALID_ARGUMENT', 'payloads must be an iterable of Uint8Arrays', { field: 'payloads' });
+  }
   const out = new BucketOutput(dir, kind, protocolVersion, options);
   try {
     for (const payload of payloads) out.put(payload);
@@ -232,6 +279,11 @@ export class BucketInput {
     readonly bucket: BucketFile,
     options: { check?: boolean; hash?: boolean; bufferSize?: number } = {},
   ) {
+    requireBucketFile(bucket, 'bucket');
+    requireOptions(options, 'options');
+    requireOptionalBoolean(options.check, 'options.check');
+    requireOptionalBoolean(options.hash, 'options.hash');
+    if (options.bufferSize !== undefined) requireInteger(options.bufferSize, 'options.bufferSize', 8, 2 ** 30);
     this.ops = kindOps(bucket.kind);
     this.check = options.check ?? false;
     const opened = openBucketRecords(bucket, options);
@@ -321,13 +373,18 @@ export function verifyBucketFile(
   expectedHash: string | undefined,
   onEntry?: (payload: Uint8Array, offset: number) => void,
 ): BucketFile {
+  requireString(path, 'path');
+  requireKind(kind, 'kind');
+  if (expectedHash !== undefined) requireHash(expectedHash, 'expectedHash');
+  if (onEntry !== undefined) requireFunction(onEntry, 'onEntry');
   let size: number;
   try {
     size = statSync(path).size;
   } catch (error) {
     throw new BucketError('MISSING_BUCKET', 'bucket file not found', { file: path, cause: error });
   }
-  const provisional: BucketFile = { hash: expectedHash ?? '', path, kind, protocolVersion: 0, size, entries: 0 };
+  // The hash is not known yet (it is what the read computes); the cursor reads only the path and kind.
+  const provisional: BucketFile = { hash: expectedHash ?? ZERO_HASH, path, kind, protocolVersion: 0, size, entries: 0 };
   const input = new BucketInput(provisional, { check: true, hash: true });
   let entries = 0;
   try {

@@ -6,6 +6,20 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  requireBucketFile,
+  requireBytesList,
+  requireFunction,
+  requireHash,
+  requireInteger,
+  requireKind,
+  requireObject,
+  requireOptionalBoolean,
+  requireOptionalFunction,
+  requireOptions,
+  requireString,
+  requireUint32,
+} from './arguments.js';
+import {
   BUCKET_FILE_PATTERN,
   type BucketFile,
   BucketInput,
@@ -17,6 +31,7 @@ import {
 } from './bucket-file.js';
 import { BucketError, ioError } from './errors.js';
 import {
+  checkHistoryArchiveState,
   type FutureBucketState,
   type HasLevel,
   type HistoryArchiveState,
@@ -24,18 +39,26 @@ import {
   serializeHistoryArchiveState,
   ZERO_HASH,
 } from './has.js';
-import { type BucketIndex, type IndexOptions, indexPathOf, openBucketIndex } from './index/bucket-index.js';
+import {
+  type BucketIndex,
+  type IndexOptions,
+  indexPathOf,
+  openBucketIndex,
+  resolveOptions,
+} from './index/bucket-index.js';
 import { type BucketKind, DEAD_ENTRY, FIRST_PROTOCOL_HOT_ARCHIVE, HOT_LIVE } from './kind.js';
 import { keepTombstoneEntries, NUM_LEVELS } from './levels.js';
 import {
+  checkHotArchiveBatch,
+  checkLiveBatch,
   freshHotArchiveEntries,
   freshLiveEntries,
   type HotArchiveBatch,
   type LiveBatch,
-  mergeArrays,
   mergeProtocolVersion,
+  mergeSortedArrays,
 } from './merge.js';
-import { InlineMerger, type Merger, WorkerMerger } from './merger.js';
+import { InlineMerger, MAX_WORKERS, type Merger, WorkerMerger } from './merger.js';
 import { fsyncDirectory } from './record-io.js';
 import { type Future, Schedule, type ScheduleOps } from './schedule.js';
 import { BucketListSnapshot, pointLoad } from './snapshot.js';
@@ -43,6 +66,7 @@ import { BucketListSnapshot, pointLoad } from './snapshot.js';
 /** The newest ledger protocol this package knows (stellar-core CURRENT_LEDGER_PROTOCOL_VERSION at the spec's commit). */
 export const MAX_PROTOCOL_VERSION = 28;
 const HAS_FILE = 'has.json';
+const INDEX_FILE_PATTERN = /^bucket-[0-9a-f]{64}\.index$/;
 const BUCKETS_DIR = 'buckets';
 
 /** A bucket in use: its file, its index, and (level 0 only) its entries in memory for the next in-memory merge. */
@@ -54,7 +78,11 @@ export class Bucket {
     readonly file: BucketFile,
     readonly index: BucketIndex | undefined,
     public entries: Uint8Array[] | undefined,
-  ) {}
+  ) {
+    requireBucketFile(file, 'file');
+    if (index !== undefined) requireObject(index, 'index');
+    if (entries !== undefined) requireBytesList(entries, 'entries');
+  }
 
   get hash(): string {
     return this.file.hash;
@@ -88,6 +116,18 @@ export interface BucketManagerOptions {
   networkPassphrase?: string;
   /** Start the saved pending merges when opening (default true). False defers them to `restartMerges()`. */
   restartMerges?: boolean;
+  /**
+   * Start a new, empty state when `dir` holds none (no `has.json`): the directories are created and the empty state's
+   * `has.json` (ledger 0) written, so the next open resumes it. Default false: opening a directory without a state is
+   * the error NO_STATE, so that a mistyped path never becomes an empty list.
+   */
+  create?: boolean;
+  /**
+   * The state the caller means to resume, checked before the state is changed or any file deleted (its buckets are
+   * verified and indexed first): the last ledger and the ledger header's bucketListHash (lowercase hex) at that
+   * ledger. A state that differs is the error STATE_MISMATCH.
+   */
+  expect?: { ledger: number; bucketListHash: string };
   /** Progress and diagnostics (see BucketEvent). */
   onEvent?: (event: BucketEvent) => void;
 }
@@ -98,8 +138,10 @@ export type LookupResult = Uint8Array | undefined;
 type Prepared = Uint8Array[];
 
 /**
- * The live and hot-archive BucketLists of one node, persisted in a directory. Use `BucketManager.open(dir)`; then
- * `addLedger` once per closed ledger, `load`/`loadHotArchive` for point lookups, `close()` at the end.
+ * The live and hot-archive BucketLists of one node, persisted in a directory. Use `BucketManager.open(dir)` (with
+ * `{ create: true }` to start a new state); then `addLedger` once per closed ledger, `load`/`loadHotArchive` for
+ * point lookups, `close()` at the end. Single-threaded: call it from the thread that opened it, one `addLedger` at a
+ * time. After a crash, the state on disk is the last ledger whose `addLedger` returned (or a later one).
  */
 export class BucketManager {
   readonly live: Schedule<Bucket, Prepared>;
@@ -118,6 +160,12 @@ export class BucketManager {
   private hasVersion: 1 | 2 = 1;
   private failure: Error | undefined;
   private closed = false;
+  /**
+   * Files in the buckets directory that the state does not name are kept until the caller has accepted the state
+   * (added a ledger to it, or replaced it with assumeState): a HAS edited or damaged into naming fewer buckets must
+   * not cost the buckets it no longer names.
+   */
+  private sweepPending = true;
 
   private constructor(
     readonly dir: string,
@@ -127,10 +175,17 @@ export class BucketManager {
     this.fsync = options.fsync ?? true;
     const onEvent = options.onEvent;
     this.onEvent = onEvent ?? (() => undefined);
+    const onIndexProblem = options.index?.onIndexProblem;
     this.indexOptions =
       onEvent === undefined
         ? (options.index ?? {})
-        : { ...options.index, onIndexProblem: (error) => onEvent({ type: 'index-problem', error }) };
+        : {
+            ...options.index,
+            onIndexProblem: (error) => {
+              onIndexProblem?.(error);
+              onEvent({ type: 'index-problem', error });
+            },
+          };
     this.networkPassphrase = options.networkPassphrase ?? 'Standalone Network ; February 2017';
     const merger = options.merger ?? 'workers';
     this.merger =
@@ -140,16 +195,15 @@ export class BucketManager {
   }
 
   /**
-   * Opens (or creates) the state in `dir`. If a HAS is there, its buckets are verified (SHA-256, order, XDR) and
-   * indexed, and unless `restartMerges: false` its pending merges are started. Files no HAS names are deleted.
+   * Opens the state in `dir` (`<dir>/has.json` and `<dir>/buckets/`), or with `create` starts an empty one when there
+   * is none; without `create` a directory without a state is NO_STATE. The HAS's buckets are verified (SHA-256,
+   * order, XDR) and indexed, `expect` is checked, and unless `restartMerges: false` the pending merges are started.
+   * Opening deletes only temporary files of interrupted writes: bucket files the HAS does not name stay until the
+   * state is accepted (the first `addLedger`, or `assumeState`), so check `ledger` and `bucketListHash()` against
+   * the ledger header first (or pass `expect`).
    */
   static async open(dir: string, options: BucketManagerOptions = {}): Promise<BucketManager> {
-    const manager = new BucketManager(dir, options);
-    try {
-      mkdirSync(manager.bucketsDir, { recursive: true });
-    } catch (error) {
-      throw ioError(error, manager.bucketsDir, 'create bucket directory');
-    }
+    checkManagerOptions(dir, options);
     const hasPath = join(dir, HAS_FILE);
     let text: string | undefined;
     try {
@@ -157,10 +211,24 @@ export class BucketManager {
     } catch (error) {
       if ((error as { code?: string }).code !== 'ENOENT') throw ioError(error, hasPath, 'read state');
     }
+    if (text === undefined && options.create !== true) {
+      throw new BucketError('NO_STATE', `no state in ${dir} (no ${HAS_FILE}); pass { create: true } to start one`, {
+        file: hasPath,
+      });
+    }
+    const has = text === undefined ? undefined : parseHistoryArchiveState(text, hasPath);
+    const manager = new BucketManager(dir, options);
     try {
-      if (text !== undefined) manager.loadState(parseHistoryArchiveState(text, hasPath));
-      manager.collectGarbage(true);
-      if (text !== undefined && (options.restartMerges ?? true)) manager.restartMerges();
+      if (has !== undefined) manager.loadState(has);
+      if (options.expect !== undefined) manager.checkExpected(options.expect);
+      try {
+        mkdirSync(manager.bucketsDir, { recursive: true });
+      } catch (error) {
+        throw ioError(error, manager.bucketsDir, 'create bucket directory');
+      }
+      if (has === undefined) manager.persist(); // the new state exists from now on
+      manager.deleteTemporaries();
+      if (has !== undefined && (options.restartMerges ?? true)) manager.restartMerges();
     } catch (error) {
       await manager.close();
       throw error;
@@ -175,9 +243,9 @@ export class BucketManager {
    * there) and verify. Replaces whatever the manager held, and writes the state as `has.json`.
    */
   assumeState(has: HistoryArchiveState): void {
-    this.loadState(has);
+    this.loadState(checkHistoryArchiveState(has));
     this.persist();
-    this.collectGarbage(false);
+    this.collectGarbage(true);
   }
 
   private loadState(has: HistoryArchiveState): void {
@@ -220,16 +288,12 @@ export class BucketManager {
     hotBatch?: HotArchiveBatch,
   ): Promise<void> {
     this.ensureUsable();
-    if (
-      !Number.isInteger(ledger) ||
-      ledger < 1 ||
-      ledger > 0xffffffff ||
-      (this.ledger !== 0 && ledger !== this.ledger + 1)
-    ) {
+    requireUint32(ledger, 'ledger', 1);
+    requireInteger(protocolVersion, 'protocolVersion', 1, MAX_PROTOCOL_VERSION);
+    checkLiveBatch(batch, 'batch');
+    if (hotBatch !== undefined) checkHotArchiveBatch(hotBatch, 'hotBatch');
+    if (this.ledger !== 0 && ledger !== this.ledger + 1) {
       throw new BucketError('PROTOCOL', `ledger ${ledger} does not follow ledger ${this.ledger}`);
-    }
-    if (!Number.isInteger(protocolVersion) || protocolVersion < 1 || protocolVersion > MAX_PROTOCOL_VERSION) {
-      throw new BucketError('INVALID_ARGUMENT', `protocol version ${protocolVersion} is not supported`);
     }
     if (protocolVersion < this.protocolVersion) {
       throw new BucketError('PROTOCOL', `protocol ${protocolVersion} after protocol ${this.protocolVersion}`);
@@ -250,7 +314,7 @@ export class BucketManager {
       this.protocolVersion = protocolVersion;
       if (withHot) this.hasVersion = 2;
       this.persist();
-      this.collectGarbage(false);
+      this.collectGarbage(true);
     } catch (error) {
       // The in-memory lists may be half-way through this ledger; the disk still holds the previous one.
       this.failure = error instanceof Error ? error : new Error(String(error));
@@ -288,6 +352,7 @@ export class BucketManager {
 
   /** SHA-256 over the levels' SHA-256(curr hash ‖ snap hash) (BucketListBase::getHash), hex. */
   listHash(kind: BucketKind = 'live'): string {
+    requireKind(kind, 'kind');
     const schedule = kind === 'live' ? this.live : this.hotArchive;
     const outer = createHash('sha256');
     for (const level of schedule.levels) {
@@ -379,7 +444,7 @@ export class BucketManager {
           kind === 'live'
             ? protocolVersion
             : mergeProtocolVersion(curr.file.protocolVersion, protocolVersion, protocolVersion);
-        const merged = mergeArrays(kind, entries, prepared);
+        const merged = mergeSortedArrays(kind, entries, prepared);
         const file = writeBucket(this.bucketsDir, kind, version, merged, { fsync: this.fsync });
         const bucket = this.adopt(file);
         bucket.entries = merged;
@@ -531,10 +596,11 @@ export class BucketManager {
   }
 
   /**
-   * Deletes buckets no list references. At startup (`sweepDirectory`) also every file in the buckets directory that
-   * is neither a referenced bucket nor its index: temporary files of interrupted writes, buckets of abandoned states.
+   * Deletes buckets no list references and no snapshot pins. The first call that says the state was `accepted` (a
+   * ledger added to it, or assumeState) also deletes every other bucket file and index in the buckets directory:
+   * buckets of abandoned states and of ledgers that never committed (see `sweepPending`).
    */
-  private collectGarbage(sweepDirectory: boolean): void {
+  private collectGarbage(accepted: boolean): void {
     const keep = this.referenced();
     for (const [key, bucket] of this.registry) {
       if (keep.has(key) || bucket.pins > 0) continue;
@@ -545,21 +611,41 @@ export class BucketManager {
         rmSync(indexPathOf(bucket.file.path), { force: true });
       }
     }
-    if (!sweepDirectory) return;
+    if (!accepted || !this.sweepPending) return;
+    this.sweepPending = false;
     const keepFiles = new Set<string>();
     for (const bucket of this.registry.values()) {
       if (bucket.file.path === undefined) continue;
       keepFiles.add(bucketFileName(bucket.hash));
-      keepFiles.add(bucketFileName(bucket.hash).replace(/\.xdr$/, '.index'));
+      keepFiles.add(indexPathOf(bucketFileName(bucket.hash)));
     }
+    // Temporary files are left alone: merges running in workers are writing theirs.
     for (const name of readdirSync(this.bucketsDir)) {
       if (keepFiles.has(name)) continue;
-      if (name.startsWith(TEMP_PREFIX) || BUCKET_FILE_PATTERN.test(name) || name.endsWith('.index')) {
-        unlinkSync(join(this.bucketsDir, name));
-      }
+      if (BUCKET_FILE_PATTERN.test(name) || INDEX_FILE_PATTERN.test(name))
+        rmSync(join(this.bucketsDir, name), { force: true });
+    }
+  }
+
+  /** Deletes the temporary files of interrupted writes (opening): never named by a HAS, never a committed bucket. */
+  private deleteTemporaries(): void {
+    for (const name of readdirSync(this.bucketsDir)) {
+      if (name.startsWith(TEMP_PREFIX)) unlinkSync(join(this.bucketsDir, name));
     }
     for (const name of readdirSync(this.dir)) {
       if (name.startsWith(`${HAS_FILE}.${TEMP_PREFIX}`)) unlinkSync(join(this.dir, name));
+    }
+  }
+
+  /** STATE_MISMATCH unless the loaded state is the one `expect` names. */
+  private checkExpected(expect: { ledger: number; bucketListHash: string }): void {
+    const hash = this.bucketListHash();
+    if (this.ledger !== expect.ledger || hash !== expect.bucketListHash) {
+      throw new BucketError(
+        'STATE_MISMATCH',
+        `the state is ledger ${this.ledger} with bucketListHash ${hash}; expected ledger ${expect.ledger} with ${expect.bucketListHash}`,
+        { file: join(this.dir, HAS_FILE) },
+      );
     }
   }
 
@@ -570,6 +656,36 @@ export class BucketManager {
       key,
       tombstone,
     );
+  }
+}
+
+/** The arguments of BucketManager.open (INVALID_ARGUMENT, with the option at fault). */
+function checkManagerOptions(dir: unknown, options: unknown): asserts options is BucketManagerOptions {
+  requireString(dir, 'dir');
+  requireOptions(options, 'options');
+  if (options === undefined) return;
+  requireOptionalBoolean(options.fsync, 'options.fsync');
+  const merger = options.merger;
+  if (merger !== undefined && merger !== 'workers' && merger !== 'inline') {
+    if (typeof merger !== 'object' || merger === null) {
+      throw new BucketError('INVALID_ARGUMENT', `options.merger must be 'workers', 'inline' or a Merger`, {
+        field: 'options.merger',
+      });
+    }
+    requireFunction((merger as Merger).merge, 'options.merger.merge');
+    requireFunction((merger as Merger).close, 'options.merger.close');
+  }
+  if (options.workers !== undefined) requireInteger(options.workers, 'options.workers', 1, MAX_WORKERS);
+  resolveOptions(options.index as IndexOptions | undefined, 'options.index');
+  if (options.networkPassphrase !== undefined) requireString(options.networkPassphrase, 'options.networkPassphrase');
+  requireOptionalBoolean(options.restartMerges, 'options.restartMerges');
+  requireOptionalBoolean(options.create, 'options.create');
+  requireOptionalFunction(options.onEvent, 'options.onEvent');
+  if (options.expect !== undefined) {
+    const expect = options.expect;
+    requireObject(expect, 'options.expect');
+    requireUint32(expect.ledger, 'options.expect.ledger');
+    requireHash(expect.bucketListHash, 'options.expect.bucketListHash');
   }
 }
 

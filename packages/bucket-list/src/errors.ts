@@ -25,7 +25,10 @@ export const BucketErrorCode = {
   PROTOCOL: 'PROTOCOL',
   /** A History Archive State that is not valid JSON of the expected shape. */
   BAD_HAS: 'BAD_HAS',
-  /** A persisted index that is corrupt (it is rebuilt, this code is reported to loggers, not thrown to callers). */
+  /**
+   * A persisted index that is corrupt or that its bucket contradicts: reported to `onIndexProblem` and rebuilt, not
+   * thrown. Thrown only when a bucket file changes under an index built from it.
+   */
   BAD_INDEX: 'BAD_INDEX',
   /** The file system refused (permission, read or write error); `cause` holds the original error. */
   IO: 'IO',
@@ -33,6 +36,10 @@ export const BucketErrorCode = {
   CLOSED: 'CLOSED',
   /** A bad option or argument from the caller. */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** `BucketManager.open` found no state (no `has.json`) in the directory, and `create` was not set. */
+  NO_STATE: 'NO_STATE',
+  /** The state `BucketManager.open` found is not the one `expect` names (ledger or bucketListHash). */
+  STATE_MISMATCH: 'STATE_MISMATCH',
 } as const;
 export type BucketErrorCode = (typeof BucketErrorCode)[keyof typeof BucketErrorCode];
 
@@ -56,6 +63,8 @@ export class BucketError extends Error {
   readonly field: string | undefined;
 
   constructor(code: BucketErrorCode, detail: string, context: BucketErrorContext = {}) {
+    const problem = contextProblem(code, detail, context);
+    if (problem !== undefined) throw new BucketError('INVALID_ARGUMENT', problem, { field: 'BucketError' });
     const parts: string[] = [code];
     if (context.file !== undefined) parts.push(`in ${context.file}`);
     if (context.offset !== undefined) parts.push(`at offset ${context.offset}`);
@@ -69,13 +78,28 @@ export class BucketError extends Error {
   }
 }
 
+const CODES = new Set<unknown>(Object.values(BucketErrorCode));
+
+/** Why the constructor's arguments cannot make a BucketError, or undefined. */
+function contextProblem(code: unknown, detail: unknown, context: unknown): string | undefined {
+  if (!CODES.has(code)) return `unknown error code ${String(code)}`;
+  if (typeof detail !== 'string') return 'the detail must be a string';
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) return 'the context must be an object';
+  const { file, offset, field } = context as Record<string, unknown>;
+  if (file !== undefined && typeof file !== 'string') return 'context.file must be a string';
+  if (offset !== undefined && !Number.isSafeInteger(offset)) return 'context.offset must be an integer';
+  if (field !== undefined && typeof field !== 'string') return 'context.field must be a string';
+  return undefined;
+}
+
 /**
  * Runs `read` over a record's payload and turns a LedgerKeyError into BAD_ENTRY at the record's file offset plus the
  * offset inside the payload. Anything else is rethrown (a bug).
  */
 export function entryError(error: unknown, file: string | undefined, payloadOffset: number): never {
   if (!(error instanceof LedgerKeyError)) throw error;
-  const offset = error.offset >= 0 ? payloadOffset + error.offset : payloadOffset;
+  const inner: number | undefined = error.offset;
+  const offset = inner !== undefined && inner >= 0 ? payloadOffset + inner : payloadOffset;
   throw new BucketError('BAD_ENTRY', `${error.code}: ${error.message}`, {
     ...(file === undefined ? {} : { file }),
     offset,
@@ -90,4 +114,9 @@ export function ioError(error: unknown, file: string, action: string): BucketErr
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string } | null)?.code === 'ENOENT' ? 'MISSING_BUCKET' : 'IO';
   return new BucketError(code, `${action}: ${message}`, { file, cause: error });
+}
+
+/** Crashes loudly when an internal invariant does not hold. A failed assert is a bug here, never bad input. */
+export function assert(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Error(`@strata/bucket-list invariant violated: ${message}`);
 }

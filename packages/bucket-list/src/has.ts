@@ -226,6 +226,10 @@ function toHistoryArchiveState(reporter: Reporter, value: unknown): HistoryArchi
  * path of the problem (e.g. `currentBuckets[3].next.output`) and `file` when given, for anything malformed.
  */
 export function parseHistoryArchiveState(text: string, file?: string): HistoryArchiveState {
+  const caller: Reporter = { code: 'INVALID_ARGUMENT', file: undefined };
+  if (typeof text !== 'string') fail(caller, 'text', `expected the HAS as a string, got ${describeJson(text)}`);
+  if (file !== undefined && typeof file !== 'string')
+    fail(caller, 'file', `expected a file name, got ${describeJson(file)}`);
   const reporter: Reporter = { code: 'BAD_HAS', file };
   let value: unknown;
   try {
@@ -313,13 +317,21 @@ function stateTree(has: HistoryArchiveState): JsonTree {
  * or a version-1 state carrying `hotArchiveBuckets`, throws BucketError INVALID_ARGUMENT with the `field` at fault.
  */
 export function serializeHistoryArchiveState(has: HistoryArchiveState): string {
+  return writeTree(stateTree(checkHistoryArchiveState(has)), '');
+}
+
+/**
+ * A HistoryArchiveState value checked with the parser's rules (and normalised: hashes in lowercase, an empty
+ * passphrase dropped), for states that come from a caller rather than from a file. Throws BucketError
+ * INVALID_ARGUMENT with the `field` at fault; a version-1 state carrying `hotArchiveBuckets` is refused too (core's
+ * writer would silently leave them out: a caller holding them has mixed up versions).
+ */
+export function checkHistoryArchiveState(has: HistoryArchiveState): HistoryArchiveState {
   const reporter: Reporter = { code: 'INVALID_ARGUMENT', file: undefined };
-  // Core's writer would silently leave these out; a caller holding them has mixed up versions.
-  if (has.version === VERSION_BEFORE_HOT_ARCHIVE && has.hotArchiveBuckets !== undefined) {
+  if (isJsonObject(has) && has.version === VERSION_BEFORE_HOT_ARCHIVE && has.hotArchiveBuckets !== undefined) {
     fail(reporter, 'hotArchiveBuckets', 'a version 1 state has no hot archive list');
   }
-  const checked = toHistoryArchiveState(reporter, has);
-  return writeTree(stateTree(checked), '');
+  return toHistoryArchiveState(reporter, has);
 }
 
 function futureHashes(next: FutureBucketState): string[] {
@@ -339,8 +351,9 @@ function futureHashes(next: FutureBucketState): string[] {
  * zero hash is left out, since it names no file.
  */
 export function referencedBucketHashes(has: HistoryArchiveState): Set<string> {
+  const checked = checkHistoryArchiveState(has);
   const hashes = new Set<string>();
-  for (const level of [...has.currentBuckets, ...(has.hotArchiveBuckets ?? [])]) {
+  for (const level of [...checked.currentBuckets, ...(checked.hotArchiveBuckets ?? [])]) {
     for (const hash of [level.curr, level.snap, ...futureHashes(level.next)]) {
       if (hash !== ZERO_HASH) hashes.add(hash);
     }

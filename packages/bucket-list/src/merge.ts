@@ -5,6 +5,16 @@
 // same KindOps (the loop through a table built from it); test/merge.test.ts checks they write the same records.
 import { LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
 import {
+  requireBoolean,
+  requireBucketFile,
+  requireBytesList,
+  requireKind,
+  requireObject,
+  requireOptionalBoolean,
+  requireString,
+  requireUint32,
+} from './arguments.js';
+import {
   type BucketFile,
   BucketOutput,
   type OpenedRecords,
@@ -158,6 +168,14 @@ export function mergeProtocolVersion(older: number, newer: number, maxProtocolVe
  * The same walk as mergeCursors, specialised to record positions in the readers' buffers (see FileMerge).
  */
 export function mergeBucketFiles(dir: string, older: BucketFile, newer: BucketFile, options: MergeOptions): BucketFile {
+  requireString(dir, 'dir');
+  requireBucketFile(older, 'older');
+  requireBucketFile(newer, 'newer');
+  requireObject(options, 'options');
+  requireUint32(options.maxProtocolVersion, 'options.maxProtocolVersion');
+  for (const flag of ['keepTombstones', 'fsync', 'writeBehind', 'publish'] as const) {
+    requireOptionalBoolean(options[flag], `options.${flag}`);
+  }
   if (older.kind !== newer.kind) throw new BucketError('INVALID_ARGUMENT', 'merging buckets of different kinds');
   const bufferSize = options.readBufferSize;
   if (
@@ -229,9 +247,10 @@ function mergeFiles(
       } catch (error) {
         const where = error instanceof BucketError ? error : undefined;
         if (where?.code === 'MERGE_CONFLICT') {
+          const offset = newRecords.reader?.recordOffset;
           throw new BucketError('MERGE_CONFLICT', where.detail, {
-            file: newer.path ?? '',
-            offset: newRecords.reader?.recordOffset ?? -1,
+            ...(newer.path === undefined ? {} : { file: newer.path }),
+            ...(offset === undefined || offset < 0 ? {} : { offset }),
           });
         }
         entryError(error, undefined, -1);
@@ -363,8 +382,44 @@ class FileMerge {
   }
 }
 
-/** Merges two sorted in-memory payload arrays (level 0). */
+/**
+ * Merges two in-memory arrays of record payloads, each sorted ascending by key without repeats (the case table
+ * decides equal keys; `older` is the level's curr). Every payload is validated and the order checked: BAD_ENTRY,
+ * INVALID_ARGUMENT.
+ */
 export function mergeArrays(
+  kind: BucketKind,
+  older: readonly Uint8Array[],
+  newer: readonly Uint8Array[],
+  keepTombstones = true,
+): Uint8Array[] {
+  requireKind(kind, 'kind');
+  const ops = kindOps(kind);
+  checkSortedRecords(ops, older, 'older');
+  checkSortedRecords(ops, newer, 'newer');
+  requireBoolean(keepTombstones, 'keepTombstones');
+  return mergeSortedArrays(kind, older, newer, keepTombstones);
+}
+
+/** Validates every payload of `records` and that their keys strictly ascend. */
+function checkSortedRecords(ops: KindOps, records: unknown, field: string): asserts records is readonly Uint8Array[] {
+  requireBytesList(records, field);
+  for (let i = 0; i < records.length; i++) {
+    try {
+      ops.validate(records[i]!);
+    } catch (error) {
+      entryError(error, undefined, 4);
+    }
+    if (i > 0 && ops.compareKeys(records[i - 1]!, records[i]!) >= 0) {
+      throw new BucketError('INVALID_ARGUMENT', `${field} must ascend by key without repeats`, {
+        field: `${field}[${i}]`,
+      });
+    }
+  }
+}
+
+/** mergeArrays over payloads known to be valid and sorted (level 0: a verified bucket's and a checked batch's). */
+export function mergeSortedArrays(
   kind: BucketKind,
   older: readonly Uint8Array[],
   newer: readonly Uint8Array[],
@@ -392,6 +447,21 @@ export interface HotArchiveBatch {
   restored: readonly Uint8Array[];
 }
 
+/** A LiveBatch's shape: an object with `init`, `live` and `dead` arrays of Uint8Arrays. */
+export function checkLiveBatch(batch: unknown, field: string): asserts batch is LiveBatch {
+  requireObject(batch, field);
+  requireBytesList(batch.init, `${field}.init`);
+  requireBytesList(batch.live, `${field}.live`);
+  requireBytesList(batch.dead, `${field}.dead`);
+}
+
+/** A HotArchiveBatch's shape: an object with `archived` and `restored` arrays of Uint8Arrays. */
+export function checkHotArchiveBatch(batch: unknown, field: string): asserts batch is HotArchiveBatch {
+  requireObject(batch, field);
+  requireBytesList(batch.archived, `${field}.archived`);
+  requireBytesList(batch.restored, `${field}.restored`);
+}
+
 /** Sorts, validates and checks for duplicate keys; `what` names the batch lists for the error. */
 function sortedUnique(ops: KindOps, payloads: Uint8Array[], what: string): Uint8Array[] {
   for (let i = 0; i < payloads.length; i++) {
@@ -415,6 +485,8 @@ function sortedUnique(ops: KindOps, payloads: Uint8Array[], what: string): Uint8
  * created entries, LIVE for updated ones, DEAD for deleted keys; no key may appear twice.
  */
 export function freshLiveEntries(protocolVersion: number, batch: LiveBatch): Uint8Array[] {
+  requireUint32(protocolVersion, 'protocolVersion');
+  checkLiveBatch(batch, 'batch');
   const initType = protocolVersion >= FIRST_PROTOCOL_INIT_AND_META ? INIT_ENTRY : LIVE_ENTRY;
   const payloads: Uint8Array[] = [];
   for (const entry of batch.init) payloads.push(bucketRecord(initType, entry));
@@ -438,6 +510,7 @@ function requireSoroban(key: Uint8Array, what: string): void {
 
 /** The sorted payloads of a fresh hot-archive bucket: ARCHIVED for evicted persistent entries, LIVE for restored keys. */
 export function freshHotArchiveEntries(batch: HotArchiveBatch): Uint8Array[] {
+  checkHotArchiveBatch(batch, 'hotBatch');
   const payloads: Uint8Array[] = [];
   for (const entry of batch.archived) {
     let key: Uint8Array;

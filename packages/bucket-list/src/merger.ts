@@ -4,10 +4,21 @@
 // worker too, so the main thread only loads the index.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import {
+  requireBoolean,
+  requireBucketFile,
+  requireInteger,
+  requireObject,
+  requireString,
+  requireUint32,
+} from './arguments.js';
 import type { BucketFile } from './bucket-file.js';
 import { BucketError, type BucketErrorCode } from './errors.js';
-import { DEFAULT_IN_MEMORY_CUTOFF, type IndexOptions, openBucketIndex } from './index/bucket-index.js';
+import { DEFAULT_IN_MEMORY_CUTOFF, type IndexOptions, openBucketIndex, resolveOptions } from './index/bucket-index.js';
 import { mergeBucketFiles } from './merge.js';
+
+/** Most worker threads a pool may have (a sanity bound: merges are I/O- and memory-heavy). */
+export const MAX_WORKERS = 64;
 
 export interface MergeJob {
   dir: string;
@@ -32,6 +43,7 @@ export interface Merger {
  * deletes unused ones, so a merge finishing at any moment can never race a deletion of an equal bucket.
  */
 export function runMergeJob(job: MergeJob): BucketFile {
+  checkMergeJob(job);
   const output = mergeBucketFiles(job.dir, job.older, job.newer, {
     keepTombstones: job.keepTombstones,
     maxProtocolVersion: job.maxProtocolVersion,
@@ -43,6 +55,19 @@ export function runMergeJob(job: MergeJob): BucketFile {
   const cutoff = job.index.inMemoryCutoff ?? DEFAULT_IN_MEMORY_CUTOFF;
   if (output.path !== undefined && output.size >= cutoff) openBucketIndex(output, job.index).close();
   return output;
+}
+
+/** A MergeJob's shape (INVALID_ARGUMENT): a custom Merger's caller, or a test, may hand over anything. */
+function checkMergeJob(job: unknown): asserts job is MergeJob {
+  requireObject(job, 'job');
+  requireString(job.dir, 'job.dir');
+  requireBucketFile(job.older, 'job.older');
+  requireBucketFile(job.newer, 'job.newer');
+  requireBoolean(job.keepTombstones, 'job.keepTombstones');
+  requireUint32(job.maxProtocolVersion, 'job.maxProtocolVersion');
+  requireBoolean(job.fsync, 'job.fsync');
+  resolveOptions(job.index as IndexOptions, 'job.index');
+  requireInteger(job.deadline, 'job.deadline', 0, Number.MAX_SAFE_INTEGER);
 }
 
 interface SerializedError {
@@ -124,10 +149,17 @@ export class WorkerMerger implements Merger {
   private nextId = 0;
   private closed = false;
 
-  constructor(private readonly size = Math.max(1, Math.min(4, availableParallelism() - 1))) {}
+  constructor(private readonly size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
+    requireInteger(size, 'size', 1, MAX_WORKERS);
+  }
 
   merge(job: MergeJob): Promise<BucketFile> {
     if (this.closed) return Promise.reject(new BucketError('CLOSED', 'the merge pool is closed'));
+    try {
+      checkMergeJob(job);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise<BucketFile>((resolve, reject) => {
       const pending: Pending = { id: this.nextId++, job, resolve, reject };
       // Insert after every job with an earlier or equal deadline (stable among equals).
@@ -159,7 +191,9 @@ export class WorkerMerger implements Merger {
       const pending = this.queue.shift()!;
       this.busy.set(worker, pending);
       worker.ref(); // a running merge keeps the process alive; an idle worker does not
-      worker.postMessage({ id: pending.id, job: pending.job });
+      // Functions do not cross to a worker (a structured clone would throw): the index callback stays here.
+      const { onIndexProblem: _, ...index } = pending.job.index;
+      worker.postMessage({ id: pending.id, job: { ...pending.job, index } });
     }
   }
 

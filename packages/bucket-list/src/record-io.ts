@@ -4,7 +4,7 @@
 // critical path of a ledger close (level 0, point lookups), where a promise per read would cost more than it saves.
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { BucketError, ioError } from './errors.js';
+import { assert, BucketError, ioError } from './errors.js';
 import { WriteBehind } from './write-behind.js';
 
 /** Largest payload a record may carry. Ledger entries are bounded far below this (contract code ≤ a few hundred KiB). */
@@ -102,7 +102,7 @@ export class RecordReader {
 
   /** SHA-256 of every byte read so far (requires `hash: true`). */
   digest(): string {
-    if (this.hasher === undefined) throw new Error('RecordReader was opened without hash: true');
+    assert(this.hasher !== undefined, 'RecordReader was opened without hash: true');
     // Bytes still in the buffer were hashed when they were read; nothing to add.
     return this.hasher.digest('hex');
   }

@@ -1,16 +1,11 @@
 // The BucketList's evolution (stellar-core BucketListBase::addBatchInternal, BucketLevel::{snap,commit,prepare},
-// restartMerges; spec §5.2-5.4), written once over an abstract bucket type B. The real list (bucket-list.ts) plugs in
-// bucket files and worker-thread merges; the spill-schedule test plugs in ledger ranges. Nothing here does I/O.
-import { BucketError } from './errors.js';
+// restartMerges; spec §5.2-5.4), written once over an abstract bucket type B. The real list (BucketManager, in
+// bucket-manager.ts) plugs in bucket files and worker-thread merges; the spill-schedule test (test/schedule.test.ts)
+// plugs in ledger ranges. Nothing here does I/O.
+import { requireFunction, requireObject, requireUint32 } from './arguments.js';
+import { assert, BucketError } from './errors.js';
 import { FIRST_PROTOCOL_SHADOWS_REMOVED } from './kind.js';
-import {
-  levelHalf,
-  levelShouldSpill,
-  mergeDeadline,
-  NUM_LEVELS,
-  roundDown,
-  shouldMergeWithEmptyCurr,
-} from './levels.js';
+import { floorTo, half, mergeDeadline, mergesWithEmptyCurr, NUM_LEVELS, spills } from './levels.js';
 
 /** A level's pending next curr (stellar-core FutureBucket). */
 export type Future<B> =
@@ -52,6 +47,11 @@ export class Schedule<B, Prepared> {
   private adding = false;
 
   constructor(private readonly ops: ScheduleOps<B, Prepared>) {
+    requireObject(ops, 'ops');
+    if (!('empty' in ops)) throw new BucketError('INVALID_ARGUMENT', 'ops.empty is missing', { field: 'ops.empty' });
+    for (const name of ['isEmpty', 'protocolOf', 'startMerge', 'mergeIntoLevel0'] as const) {
+      requireFunction(ops[name], `ops.${name}`);
+    }
     this.levels = Array.from({ length: NUM_LEVELS }, () => ({ curr: ops.empty, snap: ops.empty, next: clear }));
   }
 
@@ -61,6 +61,8 @@ export class Schedule<B, Prepared> {
    * waits for all of them before changing anything, so a failed merge leaves the list as it was.
    */
   async addBatch(ledger: number, protocolVersion: number, prepared: Prepared): Promise<void> {
+    requireUint32(ledger, 'ledger', 1);
+    requireUint32(protocolVersion, 'protocolVersion');
     if (!this.mergesRunning) throw new BucketError('PROTOCOL', 'restartMerges() must run before the next ledger');
     if (this.adding) throw new BucketError('INVALID_ARGUMENT', 'addBatch called again before the previous one settled');
     this.adding = true;
@@ -75,19 +77,19 @@ export class Schedule<B, Prepared> {
     const needed: Promise<B>[] = [];
     for (let i = NUM_LEVELS - 1; i >= 1; i--) {
       const next = this.levels[i]!.next;
-      if (levelShouldSpill(ledger, i - 1) && next.state === 'merging') needed.push(next.result);
+      if (spills(ledger, i - 1) && next.state === 'merging') needed.push(next.result);
     }
     if (needed.length > 0) await Promise.all(needed);
     // Level 0's input: empty if level 0 spills now (its curr becomes the snap), else its curr.
     const level0 = this.levels[0]!;
     const newCurr0 = this.ops.mergeIntoLevel0(
-      levelShouldSpill(ledger, 0) ? this.ops.empty : level0.curr,
+      spills(ledger, 0) ? this.ops.empty : level0.curr,
       prepared,
       protocolVersion,
     );
     // From here on nothing throws: the ledger is applied as a whole.
     for (let i = NUM_LEVELS - 1; i >= 1; i--) {
-      if (!levelShouldSpill(ledger, i - 1)) continue;
+      if (!spills(ledger, i - 1)) continue;
       const above = this.levels[i - 1]!;
       const spilled = above.curr;
       above.snap = spilled;
@@ -104,6 +106,7 @@ export class Schedule<B, Prepared> {
    * that spill's ledger. Levels below the first empty snap stay untouched.
    */
   restartMerges(ledger: number): void {
+    requireUint32(ledger, 'ledger');
     for (let i = 0; i < NUM_LEVELS; i++) {
       const level = this.levels[i]!;
       const next = level.next;
@@ -119,7 +122,7 @@ export class Schedule<B, Prepared> {
             `level ${i} has no pending merge but level ${i - 1}'s snap is of protocol ${version} (< 12)`,
           );
         }
-        this.prepare(i, roundDown(ledger, levelHalf(i - 1)), version, snap);
+        this.prepare(i, floorTo(ledger, half(i - 1)), version, snap);
       }
     }
     this.mergesRunning = true;
@@ -138,19 +141,19 @@ export class Schedule<B, Prepared> {
     const next = level.next;
     if (next.state === 'merging') {
       // addBatch awaited this merge before getting here.
-      if (next.output === undefined) throw new Error(`level ${i} merge committed before it finished`);
+      assert(next.output !== undefined, `level ${i} merge committed before it finished`);
       level.curr = next.output;
     } else if (next.state === 'output') {
       level.curr = next.output;
     } else if (next.state === 'inputs') {
-      throw new Error(`level ${i} merge committed before it was restarted`);
+      assert(false, `level ${i} merge committed before it was restarted`);
     }
     level.next = clear;
   }
 
   private prepare(i: number, ledger: number, protocolVersion: number, snap: B): void {
     const level = this.levels[i]!;
-    const older = shouldMergeWithEmptyCurr(ledger, i) ? this.ops.empty : level.curr;
+    const older = mergesWithEmptyCurr(ledger, i) ? this.ops.empty : level.curr;
     level.next = this.merging(i, older, snap, protocolVersion, mergeDeadline(ledger, i));
   }
 

@@ -2,9 +2,12 @@
 // list, newest first, pinned so their files outlive later ledgers and merges until the snapshot is released. Point
 // loads, bulk loads, raw scans of one type in one bucket, and the loser-tree scan of current live entries.
 import { compareLedgerKeys, OrderKey } from '@strata/ledger-key';
+import { requireEntryType, requireFunction, requireInteger, requireObject, requireUint32 } from './arguments.js';
 import { BucketError, entryError } from './errors.js';
+import { PageIndex, type PageScanCheck } from './index/page-index.js';
 import { checkQueryKey } from './index/record-key.js';
 import { type BucketKind, DEAD_ENTRY, HOT_LIVE, kindOps, recordType } from './kind.js';
+import { NUM_LEVELS } from './levels.js';
 import { RecordReader } from './record-io.js';
 
 /** What a snapshot needs of a bucket: its file, its index (absent for the empty bucket), and a pin count. */
@@ -17,6 +20,18 @@ export interface SnapshotBucket {
         lookupSorted(keys: readonly Uint8Array[], found: (i: number, payload: Uint8Array) => void): void;
       }
     | undefined;
+}
+
+/** A snapshot's slots: 22 (both lists' 11 levels of curr and snap), each a file descriptor and an index or none. */
+function checkSlots(slots: unknown, field: string): void {
+  if (!Array.isArray(slots) || slots.length !== 2 * NUM_LEVELS) {
+    throw new BucketError('INVALID_ARGUMENT', `${field} must be an array of ${2 * NUM_LEVELS} slots`, { field });
+  }
+  slots.forEach((slot: unknown, i) => {
+    requireObject(slot, `${field}[${i}]`);
+    requireObject(slot.file, `${field}[${i}].file`);
+    if (slot.index !== undefined) requireObject(slot.index, `${field}[${i}].index`);
+  });
 }
 
 /** Read buffer of each scan cursor: large enough that a scan is a stream of big sequential reads. */
@@ -35,7 +50,12 @@ export class BucketListSnapshot {
     readonly live: readonly SnapshotBucket[],
     readonly hotArchive: readonly SnapshotBucket[],
     private readonly onRelease: () => void,
-  ) {}
+  ) {
+    requireUint32(ledger, 'ledger');
+    checkSlots(live, 'live');
+    checkSlots(hotArchive, 'hotArchive');
+    requireFunction(onRelease, 'onRelease');
+  }
 
   /** Unpins the snapshot's buckets; the snapshot may not be used afterwards. Idempotent. */
   release(): void {
@@ -74,8 +94,11 @@ export class BucketListSnapshot {
    * payload is a view valid during the call.
    */
   scanBucketType(slot: number, type: number, callback: (payload: Uint8Array, offset: number) => void): void {
-    const bucket = this.usable().live[slot];
-    if (bucket === undefined) throw new BucketError('INVALID_ARGUMENT', `slot ${slot} is not in 0..21`);
+    const live = this.usable().live;
+    requireInteger(slot, 'slot', 0, live.length - 1);
+    requireEntryType(type, 'type');
+    requireFunction(callback, 'callback');
+    const bucket = live[slot]!;
     const range = bucket.index?.typeRanges.get(type);
     if (range === undefined || bucket.file.path === undefined) return;
     const reader = new RecordReader(bucket.file.path, {
@@ -83,8 +106,12 @@ export class BucketListSnapshot {
       end: range.end,
       bufferSize: SCAN_BUFFER_BYTES,
     });
+    const check = scanCheckOf(bucket, range.start);
     try {
-      while (reader.next()) callback(reader.payload, reader.recordOffset);
+      while (reader.next()) {
+        check?.record(reader.buffer, reader.payloadStart, reader.payloadEnd, reader.recordOffset);
+        callback(reader.payload, reader.recordOffset);
+      }
     } finally {
       reader.close();
     }
@@ -98,6 +125,8 @@ export class BucketListSnapshot {
    * read buffers, whatever the churn. Returns the number of entries emitted.
    */
   scanCurrentLiveEntries(type: number, callback: (entry: Uint8Array) => void): number {
+    requireEntryType(type, 'type');
+    requireFunction(callback, 'callback');
     const tree = new LoserTree(this.usable().live, type);
     try {
       let emitted = 0;
@@ -117,6 +146,7 @@ export class BucketListSnapshot {
    * cursors close when the loop ends or breaks.
    */
   async *liveEntries(type: number): AsyncGenerator<Uint8Array, void, undefined> {
+    requireEntryType(type, 'type');
     const tree = new LoserTree(this.usable().live, type);
     try {
       for (let entry = tree.next(); entry !== undefined; entry = tree.next()) {
@@ -134,6 +164,8 @@ export class BucketListSnapshot {
    * entries, in bucket order rather than key order, and its memory grows with every key the scan meets.
    */
   scanCurrentLiveEntriesBaseline(type: number, callback: (entry: Uint8Array) => void): number {
+    requireEntryType(type, 'type');
+    requireFunction(callback, 'callback');
     const live = this.usable().live;
     const ops = kindOps('live');
     const seen = new Set<string>();
@@ -158,12 +190,21 @@ export class BucketListSnapshot {
   }
 }
 
+/**
+ * The check of a loaded page index's claims for a scan of `bucket` from `start` (see PageScanCheck): what a scan
+ * reads anyway proves or refutes the index, and a refuted index is reported and rebuilt before a lookup trusts it.
+ */
+function scanCheckOf(bucket: SnapshotBucket, start: number): PageScanCheck | undefined {
+  return bucket.index instanceof PageIndex ? bucket.index.scanCheck(start) : undefined;
+}
+
 /** Point load over slots newest first: the first bucket holding the key answers; a tombstone means absent. */
 export function pointLoad(
   slots: readonly SnapshotBucket[],
   key: Uint8Array,
   tombstone: number,
 ): Uint8Array | undefined {
+  checkQueryKey(key);
   for (const bucket of slots) {
     const payload = bucket.index?.lookup(key);
     if (payload === undefined) continue;
@@ -177,6 +218,9 @@ function bulkLoad(
   keys: readonly Uint8Array[],
   tombstone: number,
 ): (Uint8Array | undefined)[] {
+  if (!Array.isArray(keys)) {
+    throw new BucketError('INVALID_ARGUMENT', 'keys must be an array of LedgerKeys', { field: 'keys' });
+  }
   for (let i = 0; i < keys.length; i++) checkQueryKey(keys[i]!, `keys[${i}]`);
   const results: (Uint8Array | undefined)[] = new Array(keys.length).fill(undefined);
   // Positions sorted by key; equal keys share one lookup (repOf maps each position to the first of its key).
@@ -219,6 +263,8 @@ function bulkLoad(
  */
 class LoserTree {
   private readonly readers: RecordReader[] = [];
+  /** Each cursor's check of its bucket's loaded index (undefined for indexes built from the bucket). */
+  private readonly checks: (PageScanCheck | undefined)[] = [];
   private readonly tree: Int32Array;
   private readonly n: number;
   /** Each cursor's current key as an order key (memcmp order = key order), made once per record. */
@@ -240,6 +286,7 @@ class LoserTree {
           bufferSize: SCAN_BUFFER_BYTES,
         });
         this.readers.push(reader);
+        this.checks.push(scanCheckOf(bucket, range.start));
         this.keys.push(new OrderKey());
       }
     } catch (error) {
@@ -314,6 +361,7 @@ class LoserTree {
     if (!reader.next()) return false;
     const buffer = reader.buffer;
     const start = reader.payloadStart;
+    this.checks[j]?.record(buffer, start, reader.payloadEnd, reader.recordOffset);
     const tombstone =
       buffer[start] === 0 && buffer[start + 1] === 0 && buffer[start + 2] === 0 && buffer[start + 3] === DEAD_ENTRY;
     try {

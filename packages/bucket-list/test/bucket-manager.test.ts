@@ -2,9 +2,10 @@
 // deletes, recreates, TTL entries, hot-archive evictions and restores across the protocol-23 boundary); after every
 // ledger every key the pool knows is looked up and compared with a plain Map replaying the same batches — through
 // restarts at random ledgers (HAS reload, assumeState, restartMerges). Worker-thread merges must give the same list
-// hash as inline merges.
+// hash as inline merges. Opening: a state must exist unless `create` is set, and opening deletes no bucket file
+// before the caller has accepted the state (issue 15).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom, withTempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
@@ -46,7 +47,7 @@ async function run(
   const stream = new BatchStream(POOL, seed);
   const oracle = new Oracle();
   const random = seededRandom(seed + 1);
-  let manager = await BucketManager.open(dir, options);
+  let manager = await BucketManager.open(dir, { ...options, create: true });
   let nextRestart = restartEvery === undefined ? Number.POSITIVE_INFINITY : Math.floor(random() * restartEvery) + 1;
   try {
     for (let ledger = 1; ledger <= ledgers; ledger++) {
@@ -108,7 +109,7 @@ describe('BucketManager against the oracle', () => {
     await withTempDir(async (dir) => {
       const stream = new BatchStream(POOL, seed);
       const broken = new Oracle();
-      const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false });
+      const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false, create: true });
       try {
         for (let ledger = 1; ledger <= 200; ledger++) {
           const { live } = stream.next(ledger, 22);
@@ -126,7 +127,7 @@ describe('BucketManager against the oracle', () => {
 describe('BucketManager persistence and errors', () => {
   async function build(dir: string, ledgers: number): Promise<void> {
     const stream = new BatchStream(POOL, seed);
-    const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false });
+    const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false, create: true });
     for (let ledger = 1; ledger <= ledgers; ledger++) {
       const { live, hot } = stream.next(ledger, 23);
       await manager.addLedger(ledger, 23, live, hot);
@@ -232,6 +233,146 @@ describe('BucketManager persistence and errors', () => {
         });
         manager.restartMerges();
         await manager.addLedger(71, 23, { init: [], live: [], dead: [] });
+      } finally {
+        await manager.close();
+      }
+    });
+  });
+});
+
+describe('index callbacks', () => {
+  it('worker merges run when index problems go to onEvent and onIndexProblem (functions stay on this thread)', async () => {
+    await withTempDir(async (dir) => {
+      const problems: string[] = [];
+      const events: string[] = [];
+      const manager = await BucketManager.open(dir, {
+        merger: 'workers',
+        workers: 1,
+        fsync: false,
+        create: true,
+        index: { onIndexProblem: (problem) => problems.push(problem.code) },
+        onEvent: (event) => events.push(event.type),
+      });
+      try {
+        const stream = new BatchStream(POOL, seed);
+        for (let ledger = 1; ledger <= 40; ledger++) {
+          const { live, hot } = stream.next(ledger, 23);
+          await manager.addLedger(ledger, 23, live, hot);
+        }
+        expect(events).toContain('merge-done');
+        expect(problems).toEqual([]);
+      } finally {
+        await manager.close();
+      }
+    });
+  });
+});
+
+describe('opening a state (issue 15)', () => {
+  const bucketFiles = (dir: string): string[] => readdirSync(join(dir, 'buckets')).sort();
+
+  async function build(dir: string, ledgers: number): Promise<string> {
+    const stream = new BatchStream(POOL, seed);
+    const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false, create: true });
+    try {
+      for (let ledger = 1; ledger <= ledgers; ledger++) {
+        const { live, hot } = stream.next(ledger, 23);
+        await manager.addLedger(ledger, 23, live, hot);
+      }
+      return manager.bucketListHash();
+    } finally {
+      await manager.close();
+    }
+  }
+
+  it('a missing path or a directory without has.json is NO_STATE without create, and nothing is created', async () => {
+    await withTempDir(async (dir) => {
+      const mistyped = join(dir, 'stat');
+      await expect(BucketManager.open(mistyped, { merger: 'inline' })).rejects.toMatchObject({
+        name: 'BucketError',
+        code: 'NO_STATE',
+        file: join(mistyped, 'has.json'),
+      });
+      expect(existsSync(mistyped)).toBe(false);
+      await expect(BucketManager.open(dir, { merger: 'inline' })).rejects.toMatchObject({ code: 'NO_STATE' });
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
+
+  it('create starts an empty state that the next open resumes without create', async () => {
+    await withTempDir(async (dir) => {
+      const path = join(dir, 'new', 'state');
+      const created = await BucketManager.open(path, { merger: 'inline', fsync: false, create: true });
+      const emptyHash = created.bucketListHash();
+      expect(created.ledger).toBe(0);
+      await created.close();
+      expect(existsSync(join(path, 'has.json'))).toBe(true);
+      const reopened = await BucketManager.open(path, { merger: 'inline', fsync: false });
+      try {
+        expect(reopened.ledger).toBe(0);
+        expect(reopened.bucketListHash()).toBe(emptyHash);
+        await reopened.addLedger(1, 23, { init: [], live: [], dead: [] });
+      } finally {
+        await reopened.close();
+      }
+      // create on an existing state resumes it.
+      const resumed = await BucketManager.open(path, { merger: 'inline', fsync: false, create: true });
+      expect(resumed.ledger).toBe(1);
+      await resumed.close();
+    });
+  });
+
+  it('a has.json edited to name only zero hashes opens as an empty state and deletes no bucket file', async () => {
+    await withTempDir(async (dir) => {
+      const hash = await build(dir, 120);
+      const hasPath = join(dir, 'has.json');
+      const original = readFileSync(hasPath, 'utf8');
+      const zeroed = original.replace(/"[0-9a-f]{64}"/g, `"${'0'.repeat(64)}"`);
+      expect(zeroed).not.toBe(original);
+      writeFileSync(hasPath, zeroed);
+      const before = bucketFiles(dir);
+      expect(before.filter((name) => name.endsWith('.xdr')).length).toBeGreaterThan(3);
+
+      const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false });
+      // The caller sees what it opened: the ledger and a bucketListHash that is not its header's.
+      expect(manager.ledger).toBe(120);
+      expect(manager.bucketListHash()).not.toBe(hash);
+      const view = manager.snapshot();
+      view.release(); // a snapshot released before the state is accepted deletes nothing either
+      await manager.close();
+      expect(bucketFiles(dir)).toEqual(before);
+
+      // `expect` refuses it outright, still deleting nothing.
+      await expect(
+        BucketManager.open(dir, { merger: 'inline', fsync: false, expect: { ledger: 120, bucketListHash: hash } }),
+      ).rejects.toMatchObject({ code: 'STATE_MISMATCH' });
+      expect(bucketFiles(dir)).toEqual(before);
+
+      // Put back, the state opens whole.
+      writeFileSync(hasPath, original);
+      const restored = await BucketManager.open(dir, {
+        merger: 'inline',
+        fsync: false,
+        expect: { ledger: 120, bucketListHash: hash },
+      });
+      expect(restored.bucketListHash()).toBe(hash);
+      await restored.close();
+    });
+  });
+
+  it('files the state does not name are deleted once it is accepted: at the first ledger added', async () => {
+    await withTempDir(async (dir) => {
+      await build(dir, 60);
+      const hasPath = join(dir, 'has.json');
+      writeFileSync(hasPath, readFileSync(hasPath, 'utf8').replace(/"[0-9a-f]{64}"/g, `"${'0'.repeat(64)}"`));
+      writeFileSync(join(dir, 'buckets', 'tmp-1-0-0.xdr'), 'interrupted write');
+      const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false });
+      try {
+        expect(bucketFiles(dir).some((name) => name.startsWith('tmp-'))).toBe(false); // temporaries go at open
+        expect(bucketFiles(dir).length).toBeGreaterThan(0);
+        await manager.addLedger(61, 23, { init: [], live: [], dead: [] });
+        const named = referencedBucketHashes(manager.historyArchiveState());
+        expect(new Set(bucketFiles(dir).map((name) => name.slice(7, 71)))).toEqual(named);
       } finally {
         await manager.close();
       }

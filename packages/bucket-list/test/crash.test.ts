@@ -46,7 +46,7 @@ function runChild(dir: string, killAtLedger: number, extraMs: number): Promise<{
 async function uninterruptedHash(): Promise<string> {
   return withTempDir(async (dir) => {
     const stream = new BatchStream(POOL, SEED, 40);
-    const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false });
+    const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false, create: true });
     try {
       for (let ledger = 1; ledger <= LAST; ledger++) {
         const { live, hot } = stream.next(ledger, protocolAt(ledger));
@@ -71,7 +71,13 @@ describe('crash safety', () => {
         const { durable, finished } = await runChild(dir, target, Math.floor(random() * 40));
         if (!finished) kills++;
         // Reopen: every bucket verifies, and no durable ledger was lost.
-        const manager = await BucketManager.open(dir, { merger: 'inline', fsync: false, restartMerges: false });
+        // create: the child may have been killed before its open created the state.
+        const manager = await BucketManager.open(dir, {
+          merger: 'inline',
+          fsync: false,
+          restartMerges: false,
+          create: true,
+        });
         try {
           expect(manager.ledger).toBeGreaterThanOrEqual(Math.max(durable, lastDurable));
           lastDurable = manager.ledger;

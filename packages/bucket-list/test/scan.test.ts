@@ -164,7 +164,7 @@ describe('snapshots of a real list', () => {
   ): Promise<{ manager: BucketManager; oracle: Oracle; stream: BatchStream }> {
     const stream = new BatchStream(300, seed, 12);
     const oracle = new Oracle();
-    const manager = await BucketManager.open(dirPath, { merger: 'inline', fsync: false });
+    const manager = await BucketManager.open(dirPath, { merger: 'inline', fsync: false, create: true });
     for (let ledger = 1; ledger <= ledgers; ledger++) {
       const { live, hot } = stream.next(ledger, 23);
       await manager.addLedger(ledger, 23, live, hot);
@@ -206,7 +206,7 @@ describe('snapshots of a real list', () => {
     await withTempDir(async (path) => {
       const stream = new BatchStream(300, 9, 12);
       const oracle = new Oracle();
-      const manager = await BucketManager.open(path, { merger: 'workers', workers: 2, fsync: false });
+      const manager = await BucketManager.open(path, { merger: 'workers', workers: 2, fsync: false, create: true });
       try {
         let ledger = 1;
         for (; ledger <= 500; ledger++) {

@@ -175,7 +175,7 @@ export { hex };
 export interface ManagerClass {
   open(
     dir: string,
-    options: { merger: 'workers' | 'inline'; fsync: boolean },
+    options: { merger: 'workers' | 'inline'; fsync: boolean; create: boolean },
   ): Promise<{
     addLedger(ledger: number, protocol: number, batch: LiveBatch, hot?: HotArchiveBatch): Promise<void>;
     bucketListHash(): string;
@@ -187,7 +187,7 @@ export interface ManagerClass {
 export async function listHashAfter(Manager: ManagerClass, merger: 'workers' | 'inline'): Promise<string> {
   return withTempDir(async (dir) => {
     const stream = new BatchStream(200, 5, 20);
-    const manager = await Manager.open(dir, { merger, fsync: false });
+    const manager = await Manager.open(dir, { merger, fsync: false, create: true });
     try {
       for (let ledger = 1; ledger <= 300; ledger++) {
         const { live, hot } = stream.next(ledger, 23);

@@ -1,19 +1,29 @@
 // BucketIndex (stellar-core LiveBucketIndex / HotArchiveBucketIndex, spec §6.5): point and bulk lookups into one
 // immutable bucket file, and the file offsets of each LedgerEntryType. Buckets under a size cutoff get an
 // InMemoryIndex (the file in memory, binary search); larger ones a PageIndex (page table + 16-bit binary fuse
-// filter, one pread per lookup) that is persisted as `bucket-<hash>.index` and reloaded on restart when it is intact
-// and made with the same version and page size.
+// filter, one pread per lookup) that is persisted as `bucket-<hash>.index` and reloaded on restart when it is intact,
+// made with the same version and page size, and not contradicted by the bucket where it is checked (page-index.ts).
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import {
+  invalidArgument,
+  requireBucketFile,
+  requireFunction,
+  requireOptionalBoolean,
+  requireOptionalFunction,
+  requireOptions,
+  requireString,
+} from '../arguments.js';
 import type { BucketFile } from '../bucket-file.js';
-import { BucketError, ioError } from '../errors.js';
+import { assert, BucketError, ioError } from '../errors.js';
 import { type BucketKind, type KindOps, kindOps, META, recordType } from '../kind.js';
 import { RecordReader } from '../record-io.js';
 import { FuseHashCollector } from './fuse-filter.js';
 import { InMemoryIndex, scanRecords } from './in-memory-index.js';
 import { decodeIndexFile, encodeIndexFile, readIndexFile, writeIndexFile } from './index-file.js';
 import { PageIndex, type PageTable } from './page-index.js';
+import { checkAscending, checkQueryKey } from './record-key.js';
 import { TypeRangeTracker, typeRangeMap } from './type-ranges.js';
 
 export { INDEX_VERSION } from './index-file.js';
@@ -46,9 +56,10 @@ export interface TypeRange {
 }
 
 /**
- * The index of one bucket. Immutable after construction; single-threaded (lookups share a read buffer), so each
- * thread opens its own. Lookups read the bucket file, which must not change while the index is open (bucket files
- * never do: they are named by their hash).
+ * The index of one bucket. Its answers are the bucket's and do not change (a page index loaded from its file that
+ * the bucket contradicts replaces its parts with a rebuilt index's, `typeRanges` included); single-threaded (lookups
+ * share a read buffer), so each thread opens its own. Lookups read the bucket file, which must not change while the
+ * index is open (bucket files never do: they are named by their hash).
  */
 export interface BucketIndex {
   readonly kind: 'in-memory' | 'page';
@@ -71,17 +82,26 @@ interface ResolvedOptions {
   readonly onIndexProblem: (problem: BucketError) => void;
 }
 
-function resolveOptions(options: IndexOptions): ResolvedOptions {
+/** Checks IndexOptions (`field` names them in errors) and fills in the defaults. Throws INVALID_ARGUMENT. */
+export function resolveOptions(options: IndexOptions | undefined, field = 'options'): ResolvedOptions {
+  requireOptions(options, field);
+  options ??= {};
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 16 || pageSize > 2 ** 30 || (pageSize & (pageSize - 1)) !== 0) {
-    throw new BucketError('INVALID_ARGUMENT', `page size ${pageSize} is not a power of two in [16, 2^30]`, {
-      field: 'pageSize',
-    });
+  if (
+    typeof pageSize !== 'number' ||
+    !Number.isInteger(pageSize) ||
+    pageSize < 16 ||
+    pageSize > 2 ** 30 ||
+    (pageSize & (pageSize - 1)) !== 0
+  ) {
+    invalidArgument(`${field}.pageSize`, 'a power of two in [16, 2^30]', pageSize);
   }
   const inMemoryCutoff = options.inMemoryCutoff ?? DEFAULT_IN_MEMORY_CUTOFF;
   if (typeof inMemoryCutoff !== 'number' || Number.isNaN(inMemoryCutoff) || inMemoryCutoff < 0) {
-    throw new BucketError('INVALID_ARGUMENT', `in-memory cutoff ${inMemoryCutoff}`, { field: 'inMemoryCutoff' });
+    invalidArgument(`${field}.inMemoryCutoff`, 'a number ≥ 0', inMemoryCutoff);
   }
+  requireOptionalBoolean(options.persist, `${field}.persist`);
+  requireOptionalFunction(options.onIndexProblem, `${field}.onIndexProblem`);
   return {
     pageSize,
     inMemoryCutoff: Math.min(inMemoryCutoff, MAX_IN_MEMORY_BYTES + 1),
@@ -92,6 +112,7 @@ function resolveOptions(options: IndexOptions): ResolvedOptions {
 
 /** `bucket-<hash>.xdr` → `bucket-<hash>.index` (any other name gets `.index` appended). */
 export function indexPathOf(bucketPath: string): string {
+  requireString(bucketPath, 'bucketPath');
   return bucketPath.endsWith('.xdr') ? `${bucketPath.slice(0, -4)}.index` : `${bucketPath}.index`;
 }
 
@@ -100,10 +121,14 @@ class EmptyIndex implements BucketIndex {
   readonly kind = 'in-memory';
   readonly typeRanges: ReadonlyMap<number, TypeRange> = new Map();
   readonly memoryBytes = 0;
-  lookup(): undefined {
+  lookup(key: Uint8Array): undefined {
+    checkQueryKey(key);
     return undefined;
   }
-  lookupSorted(): void {}
+  lookupSorted(keys: readonly Uint8Array[], found: (i: number, payload: Uint8Array) => void): void {
+    checkAscending(keys);
+    requireFunction(found, 'found');
+  }
   close(): void {}
 }
 
@@ -307,7 +332,7 @@ function readWholeBucket(bucket: BucketFile): Uint8Array {
 }
 
 /** Scans the bucket file and builds (and persists, if enabled) its page index. */
-function buildPageIndexFromFile(bucket: BucketFile, options: ResolvedOptions): BucketIndex {
+function buildPageIndexFromFile(bucket: BucketFile, options: ResolvedOptions): PageIndex {
   const path = bucket.path!;
   const builder = new BucketIndexBuilder(
     { path, kind: bucket.kind, size: bucket.size },
@@ -323,7 +348,9 @@ function buildPageIndexFromFile(bucket: BucketFile, options: ResolvedOptions): B
   } finally {
     reader.close();
   }
-  return builder.finish(bucket);
+  const index = builder.finish(bucket);
+  assert(index instanceof PageIndex, 'a builder with a zero cutoff makes a page index');
+  return index;
 }
 
 /** Loads `bucket-<hash>.index` if it is usable for this bucket and configuration; reports why not otherwise. */
@@ -354,26 +381,45 @@ function loadPageIndex(bucket: BucketFile, options: ResolvedOptions): BucketInde
     options.onIndexProblem(new BucketError('BAD_INDEX', `${contents}; rebuilding`, { file: indexPath }));
     return undefined;
   }
-  const fd = openBucket(bucket);
-  return new PageIndex(
-    fd,
+  const index = new PageIndex(
+    openBucket(bucket),
     path,
     bucket.size,
     contents.table,
     contents.filter,
     typeRangeMap(contents.types, contents.typeStarts, bucket.size),
+    {
+      report: options.onIndexProblem,
+      rebuild: () => buildPageIndexFromFile(bucket, options),
+    },
   );
+  let refused: string | undefined;
+  try {
+    refused = index.checkClaims();
+  } catch (error) {
+    index.close();
+    throw error;
+  }
+  if (refused === undefined) return index;
+  index.close();
+  options.onIndexProblem(
+    new BucketError('BAD_INDEX', `${refused}: the bucket contradicts its index; rebuilding`, { file: indexPath }),
+  );
+  return undefined;
 }
 
 /**
  * Opens the index of a verified bucket: an in-memory index for a file under the cutoff; otherwise the persisted
- * `bucket-<hash>.index` if present and valid for this bucket, version and page size, else one built by scanning the
- * file (and persisted). The empty bucket (no path) gets an empty index. A bad index file is never an error (it is
- * reported to `onIndexProblem` and rebuilt); a missing or unreadable bucket file is (MISSING_BUCKET, IO).
+ * `bucket-<hash>.index` if present, valid for this bucket, version and page size, and not contradicted by the
+ * bucket where it is checked (FORMAT.md, "Checks on load"), else one built by scanning the file (and persisted). The
+ * empty bucket (no path) gets an empty index. A bad index file is never an error: it is reported to `onIndexProblem`
+ * and rebuilt, also when a later page read or scan finds the bucket contradicting it. A missing or unreadable bucket
+ * file is an error (MISSING_BUCKET, IO).
  */
 export function openBucketIndex(bucket: BucketFile, options: IndexOptions = {}): BucketIndex {
-  if (bucket.path === undefined) return new EmptyIndex();
+  requireBucketFile(bucket, 'bucket');
   const resolved = resolveOptions(options);
+  if (bucket.path === undefined) return new EmptyIndex();
   if (bucket.size < resolved.inMemoryCutoff) {
     const bytes = readWholeBucket(bucket);
     const { offsets, typeRanges } = scanRecords(bytes, bucket.path);

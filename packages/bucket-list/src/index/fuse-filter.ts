@@ -75,7 +75,8 @@ export class BinaryFuse16 {
 
   /**
    * A filter from persisted parts, or a string saying why they cannot be one (the caller owns the error). Checks
-   * the shape only: a wrong fingerprint gives wrong answers, which the index file's checksum is there to prevent.
+   * the shape only: a wrong fingerprint gives wrong answers (false negatives), which the checksum catches when it is
+   * damage and the page index's checks against its bucket catch when it is not (page-index.ts, `checkClaims`).
    */
   static fromParts(
     hashSeed: bigint,

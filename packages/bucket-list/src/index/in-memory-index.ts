@@ -1,6 +1,7 @@
 // The index of a small bucket (stellar-core's InMemoryIndex): the whole file held in one buffer plus the offset of
 // every non-META record, searched by binary search with the ledger-key comparators. Where core keeps a hash set of
 // decoded entries, this keeps the file bytes and 4 bytes per record; no object per entry.
+import { requireFunction } from '../arguments.js';
 import { BucketError } from '../errors.js';
 import { META } from '../kind.js';
 import type { BucketIndex, TypeRange } from './bucket-index.js';
@@ -52,6 +53,7 @@ export class InMemoryIndex implements BucketIndex {
 
   lookupSorted(keys: readonly Uint8Array[], found: (i: number, payload: Uint8Array) => void): void {
     checkAscending(keys);
+    requireFunction(found, 'found');
     let from = 0;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;

@@ -9,7 +9,7 @@ import { threadId } from 'node:worker_threads';
 import { xxh3 } from '@node-rs/xxhash';
 import { compareLedgerKeys, LedgerKeyError, validateLedgerKey } from '@strata/ledger-key';
 import { TEMP_PREFIX } from '../bucket-file.js';
-import { ioError } from '../errors.js';
+import { assert, ioError } from '../errors.js';
 import type { BucketKind } from '../kind.js';
 import { fsyncDirectory, readAt } from '../record-io.js';
 import { BinaryFuse16 } from './fuse-filter.js';
@@ -18,9 +18,12 @@ import type { PageTable } from './page-index.js';
 /**
  * Index file format versions. A file of any other version is rebuilt.
  *   1 — header, type range starts, page table (offsets, first/last keys), optional 16-bit binary fuse filter
- *       (XXH3-64 key hashes + Feistel remix), XXH3-64 trailer.
+ *       (XXH3-64 key hashes + Feistel remix), XXH3-64 trailer (seed 0).
+ *   2 — the trailer's seed is the bucket's hash (its first 8 bytes, little-endian): the checksum itself names the
+ *       bucket, besides the header's hash and size fields. (Loaders since v2 also check a file's claims against the
+ *       bucket; see FORMAT.md.)
  */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 
 /** "STRATAIX" */
 const MAGIC = [0x53, 0x54, 0x52, 0x41, 0x54, 0x41, 0x49, 0x58];
@@ -61,11 +64,17 @@ function hashBytes(hash: string): Uint8Array | undefined {
   return Uint8Array.from(Buffer.from(hash, 'hex'));
 }
 
+/** The trailer of an index of bucket `hash` (hex) whose body is `body`: XXH3-64 seeded with the hash's first 8 bytes. */
+export function indexChecksum(body: Uint8Array, hash: string): bigint {
+  const seed = Buffer.from(hash.slice(0, 16), 'hex').readBigUInt64LE(0);
+  return xxh3.xxh64(body, seed);
+}
+
 /** Serializes an index; the layout is FORMAT.md "Index file". */
 export function encodeIndexFile(contents: IndexFileContents): Uint8Array {
   const { table, filter } = contents;
   const hash = hashBytes(contents.hash);
-  if (hash === undefined) throw new Error(`index of a bucket without a hex hash: ${contents.hash}`);
+  assert(hash !== undefined, `index of a bucket without a hex hash: ${contents.hash}`);
   const typesAt = HEADER_BYTES;
   const offsetsAt = typesAt + TYPE_RANGE_BYTES * contents.types.length;
   const keyStartsAt = offsetsAt + 8 * table.pageCount;
@@ -103,7 +112,7 @@ export function encodeIndexFile(contents: IndexFileContents): Uint8Array {
     const fingerprints = filter.fingerprints;
     for (let i = 0; i < fingerprints.length; i++) view.setUint16(fingerprintsAt + 2 * i, fingerprints[i]!, true);
   }
-  view.setBigUint64(total - TRAILER_BYTES, xxh3.xxh64(out.subarray(0, total - TRAILER_BYTES), 0n), true);
+  view.setBigUint64(total - TRAILER_BYTES, indexChecksum(out.subarray(0, total - TRAILER_BYTES), contents.hash), true);
   return out;
 }
 
@@ -127,12 +136,13 @@ export function decodeIndexFile(bytes: Uint8Array, expect: IndexFileExpectation)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(8, true);
   if (version !== INDEX_VERSION) return `index version ${version}, this build reads ${INDEX_VERSION}`;
-  const bodyLength = bytes.length - TRAILER_BYTES;
-  if (view.getBigUint64(bodyLength, true) !== xxh3.xxh64(bytes.subarray(0, bodyLength), 0n)) return 'checksum';
-  const pageSize = view.getUint32(12, true);
-  if (pageSize !== expect.pageSize) return `page size ${pageSize}, configured ${expect.pageSize}`;
+  // The hash before the checksum, which is seeded with it: another bucket's index is named as such.
   const hash = Buffer.from(bytes.subarray(16, 48)).toString('hex');
   if (hash !== expect.hash) return `index of bucket ${hash}`;
+  const bodyLength = bytes.length - TRAILER_BYTES;
+  if (view.getBigUint64(bodyLength, true) !== indexChecksum(bytes.subarray(0, bodyLength), hash)) return 'checksum';
+  const pageSize = view.getUint32(12, true);
+  if (pageSize !== expect.pageSize) return `page size ${pageSize}, configured ${expect.pageSize}`;
   const fileSize = getU64(view, 48);
   if (fileSize !== expect.fileSize) return `bucket size ${fileSize}, file has ${expect.fileSize}`;
   const kind = view.getUint32(56, true);

@@ -78,22 +78,53 @@ export function keyPrefix(key: Uint8Array, out: Uint32Array, at: number): void {
  * key of a key record, from the data arm of an entry record (after the ext of CONTRACT_DATA / CONTRACT_CODE).
  */
 export function recordKeyPrefix(bytes: Uint8Array, start: number, end: number, out: Uint32Array, at: number): void {
-  let type: number;
-  let field: number;
-  if (int32At(bytes, start) === KEY_RECORD) {
-    type = start + 4;
-    field = start + 8;
-  } else {
-    type = start + 8;
-    field = start + 12;
-    const entryType = type + 4 <= end ? int32At(bytes, type) : -1;
-    if (entryType === CONTRACT_DATA) field += 4;
-    else if (entryType === CONTRACT_CODE) field += field + 4 <= end && int32At(bytes, field) === 1 ? 52 : 4;
-  }
+  const type = recordTypeAt(bytes, start);
+  const field = recordKeyFieldsAt(bytes, start, end);
   const entryType = type + 4 <= end ? int32At(bytes, type) : -1;
   out[at] = entryType >>> 0;
   out[at + 1] = field + 4 <= end ? int32At(bytes, field) >>> 0 : 0;
   out[at + 2] = entryType !== CONFIG_SETTING && field + 8 <= end ? int32At(bytes, field + 4) >>> 0 : 0;
+}
+
+/** Offset of the LedgerEntryType word of the key of the non-META record payload at `start`. */
+function recordTypeAt(bytes: Uint8Array, start: number): number {
+  return int32At(bytes, start) === KEY_RECORD ? start + 4 : start + 8;
+}
+
+/**
+ * Offset of the key fields (what a LedgerKey holds after its type) of the record payload at bytes[start, end): right
+ * after the type in a key record; in an entry record, where the data arm holds them (after the ext of CONTRACT_DATA
+ * and CONTRACT_CODE).
+ */
+function recordKeyFieldsAt(bytes: Uint8Array, start: number, end: number): number {
+  if (int32At(bytes, start) === KEY_RECORD) return start + 8;
+  const field = start + 12;
+  const entryType = start + 12 <= end ? int32At(bytes, start + 8) : -1;
+  if (entryType === CONTRACT_DATA) return field + 4;
+  if (entryType === CONTRACT_CODE) return field + (field + 4 <= end && int32At(bytes, field) === 1 ? 52 : 4);
+  return field;
+}
+
+/**
+ * Whether the record payload at bytes[start, end) of a verified bucket holds LedgerKey `key` (a validated key), by
+ * comparing bytes in place: the key's type word, then its fields where the record holds them. Byte equality is key
+ * equality here: XDR is canonical and a key's encoding is prefix-free, so a record whose key fields begin with the
+ * whole of a valid key's fields has that key. No allocation and no comparator: cheap enough for every page read.
+ */
+export function recordHasKey(bytes: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
+  const type = recordTypeAt(bytes, start);
+  const field = recordKeyFieldsAt(bytes, start, end);
+  const fieldsLength = key.length - 4;
+  if (key.length < 4 || type + 4 > end || field + fieldsLength > end) return false;
+  if (int32At(bytes, start) === KEY_RECORD && end - field !== fieldsLength) return false;
+  for (let i = 0; i < 4; i++) if (bytes[type + i] !== key[i]) return false;
+  for (let i = 0; i < fieldsLength; i++) if (bytes[field + i] !== key[4 + i]) return false;
+  return true;
+}
+
+/** The LedgerEntryType of a LedgerKey (its first word). */
+export function keyEntryType(key: Uint8Array): number {
+  return key.length >= 4 ? int32At(key, 0) : -1;
 }
 
 /** Order of the prefixes a[i, i + 3) and b[j, j + 3): -1, 0 (undecided) or 1. */
@@ -118,6 +149,9 @@ export function checkQueryKey(key: Uint8Array, field = 'key'): void {
 
 /** Throws INVALID_ARGUMENT unless `keys` is ascending in stellar-core's order (equal neighbours allowed). */
 export function checkAscending(keys: readonly Uint8Array[]): void {
+  if (!Array.isArray(keys)) {
+    throw new BucketError('INVALID_ARGUMENT', 'keys must be an array of LedgerKeys', { field: 'keys' });
+  }
   for (let i = 0; i < keys.length; i++) {
     checkQueryKey(keys[i]!, `keys[${i}]`);
     if (i > 0 && compareLedgerKeys(keys[i - 1]!, keys[i]!) > 0) {
