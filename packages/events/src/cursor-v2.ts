@@ -44,8 +44,13 @@ export interface EventCursorV2 {
   scannedLedger: number;
 }
 
-function malformed(detail: string, offset = -1): never {
-  throw new EventsError(EventsErrorCode.MALFORMED_CURSOR, detail, { offset, field: 'cursor' });
+/** MALFORMED_CURSOR; `offset` is into the decoded body, when the problem is at a byte of it. */
+function malformed(detail: string, offset?: number): never {
+  throw new EventsError(
+    EventsErrorCode.MALFORMED_CURSOR,
+    detail,
+    offset === undefined ? { field: 'cursor' } : { offset, field: 'cursor' },
+  );
 }
 
 function checkU32(v: number, what: string): void {

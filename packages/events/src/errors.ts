@@ -1,5 +1,7 @@
 // The one error class of @strata/events. Bad input (corrupt payloads, malformed ids, invalid getEvents requests,
-// forged cursors) throws EventsError with a stable `code`; broken invariants inside this package are `assert`s.
+// forged cursors) throws EventsError with a stable `code`; broken invariants inside this package are `assert`s
+// (@strata/base).
+import { type ErrorContext, StrataError } from '@strata/base';
 
 /**
  * Stable error codes. The strings are part of the public contract: new codes may be added, existing ones keep
@@ -43,37 +45,21 @@ export interface JsonRpcErrorBody {
   data?: Record<string, unknown>;
 }
 
-/** Offset reported when an error is not about a byte position. */
-export const NO_OFFSET = -1;
-
-export class EventsError extends Error {
+/**
+ * Bad input to this package. The shape (read-only `code`, `detail`, `offset` — the byte offset in the input where the
+ * problem was found, or undefined when the error is not about bytes —, `field`, `cause`, and the message
+ * `CODE at offset N field F: detail`) is @strata/base's StrataError; `rpc` is this package's own.
+ */
+export class EventsError extends StrataError<EventsErrorCode> {
   override readonly name = 'EventsError';
-  readonly code: EventsErrorCode;
-  /** What is wrong, without the code, field and offset the message adds (for RPC_ERROR: the message itself). */
-  readonly detail: string;
-  /** Byte offset in the input where the problem was found, or NO_OFFSET. */
-  readonly offset: number;
-  /** The field (payload field, request path) at fault, when one is known. */
-  readonly field: string | undefined;
   /** For RPC_ERROR: the JSON-RPC error object to return verbatim. */
   readonly rpc: JsonRpcErrorBody | undefined;
 
-  constructor(
-    code: EventsErrorCode,
-    detail: string,
-    options: { offset?: number; field?: string; rpc?: JsonRpcErrorBody; cause?: unknown } = {},
-  ) {
-    // RPC errors carry the server's exact message (clients match on it), so nothing is prepended.
-    const offset = options.offset ?? NO_OFFSET;
-    const where = offset === NO_OFFSET ? '' : ` at offset ${offset}`;
-    const field = options.field === undefined ? '' : ` in ${options.field}`;
-    const message = code === EventsErrorCode.RPC_ERROR ? detail : `${code}${field}${where}: ${detail}`;
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.detail = detail;
-    this.offset = offset;
-    this.field = options.field;
-    this.rpc = options.rpc;
+  /** For RPC_ERROR, `detail` is the JSON-RPC message and is the whole message too (clients match on it). */
+  constructor(code: EventsErrorCode, detail: string, context: ErrorContext & { readonly rpc?: JsonRpcErrorBody } = {}) {
+    const { rpc, ...where } = context;
+    super(code, detail, where, code === EventsErrorCode.RPC_ERROR ? { message: detail } : {});
+    this.rpc = rpc;
   }
 }
 
@@ -84,9 +70,4 @@ export function rpcError(body: JsonRpcErrorBody, cause?: unknown): never {
     body.message,
     cause === undefined ? { rpc: body } : { rpc: body, cause },
   );
-}
-
-/** Bugs, not bad input: an invariant this package maintains broke. */
-export function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(`@strata/events invariant: ${message}`);
 }

@@ -26,7 +26,7 @@ export {
   MAX_CURSOR_BYTES,
   MAX_CURSOR_FILTERS,
 } from './cursor-v2.js';
-export { EventsError, EventsErrorCode, JSON_RPC_CODE, type JsonRpcErrorBody, NO_OFFSET } from './errors.js';
+export { EventsError, EventsErrorCode, JSON_RPC_CODE, type JsonRpcErrorBody } from './errors.js';
 export {
   compareEventIds,
   comparePositions,

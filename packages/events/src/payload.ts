@@ -1,7 +1,7 @@
 // The stored event payload (spec §2.3; upstream rpcv2/events/payload.go): a 61-byte versioned header followed by
 // the raw ContractEvent XDR, identical bytes in the hot and cold tiers, and the zero-copy views over it that term
 // derivation and the post-filter use instead of decoding the XDR.
-import { LedgerKeyError, readScVal, type ScValView, scValEnd } from '@strata/ledger-key';
+import { LedgerKeyError, readScVal, readU32, type ScValView, scValEnd } from '@strata/ledger-key';
 import { badArgument, checkArray, checkBytes, checkInteger, checkObject, describeValue } from './arguments.js';
 import { EventsError, EventsErrorCode } from './errors.js';
 
@@ -14,7 +14,12 @@ export function scValEndOrBadXdr(bytes: Uint8Array, at: number): number {
     return scValEnd(bytes, at);
   } catch (error) {
     if (error instanceof LedgerKeyError) {
-      throw new EventsError(EventsErrorCode.BAD_XDR, `SCVal: ${error.message}`, { offset: error.offset, cause: error });
+      const offset = error.offset;
+      throw new EventsError(
+        EventsErrorCode.BAD_XDR,
+        `SCVal: ${error.message}`,
+        offset === undefined ? { cause: error } : { offset, cause: error },
+      );
     }
     throw error;
   }
@@ -122,10 +127,6 @@ export function checkHeader(bytes: Uint8Array): number {
   return n;
 }
 
-function readU32(b: Uint8Array, p: number): number {
-  return ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
-}
-
 /** Full decode with validation of header and XDR. The returned byte fields are subarrays of `bytes` (no copy). */
 export function decodePayload(bytes: Uint8Array): EventPayload {
   checkHeader(bytes);
@@ -180,7 +181,7 @@ export function scValAt(b: Uint8Array, p: number): ScValView {
   try {
     return readScVal(b, p);
   } catch (error) {
-    if (error instanceof LedgerKeyError) badXdr(error.offset >= 0 ? error.offset : p, error.message, error);
+    if (error instanceof LedgerKeyError) badXdr(error.offset ?? p, error.message, error);
     throw error;
   }
 }

@@ -7,25 +7,21 @@
 // has no imports, and its memory never grows, so the views below stay valid. test/xxh3.property.test.ts checks
 // xxh3128Into against @node-rs/xxhash for every length 0..300.
 import { xxh3 } from '@node-rs/xxhash';
+import type {} from '@strata/base';
 import { XXH3_WASM_BASE64 } from './xxh3-wasm.js';
 
 /** Longest input hashed in WebAssembly (XXH3_MIDSIZE_MAX); longer ones take the napi path (XXH3's stripe loop). */
 export const XXH3_WASM_MAX_INPUT = 240;
 
-// The slice of the WebAssembly JS API used here: lib ES2023 and @types/node 20 declare no WebAssembly values.
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object) => { readonly exports: unknown };
-}
 interface Xxh3Exports {
-  readonly memory: { readonly buffer: ArrayBuffer };
-  readonly INPUT: { readonly value: number };
-  readonly OUTPUT: { readonly value: number };
+  readonly memory: WebAssembly.Memory;
+  readonly INPUT: WebAssembly.Global<number>;
+  readonly OUTPUT: WebAssembly.Global<number>;
   readonly hash128: (len: number) => void;
 }
 
-const { Module, Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-const wasm = new Instance(new Module(Buffer.from(XXH3_WASM_BASE64, 'base64'))).exports as Xxh3Exports;
+const wasm = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(XXH3_WASM_BASE64, 'base64')))
+  .exports as unknown as Xxh3Exports;
 const hash128 = wasm.hash128;
 const memory = new Uint8Array(wasm.memory.buffer);
 const OUTPUT = wasm.OUTPUT.value;

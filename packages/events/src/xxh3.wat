@@ -1,5 +1,6 @@
 ;; XXH3-128 (seed 0, default secret) for inputs of 0..240 bytes, in WebAssembly text: the term-hash path of
-;; src/xxh3.ts. Compiled to src/xxh3-wasm.ts by `node scripts/build-wasm.mjs`.
+;; src/xxh3.ts. Compiled to src/xxh3-wasm.ts by `pnpm build:wasm` (strata-wasm-build), which carries this opening
+;; comment block, and with it the notice below, into the generated file.
 ;;
 ;; Derived from xxHash (https://github.com/Cyan4973/xxHash), whose license this file keeps:
 ;;

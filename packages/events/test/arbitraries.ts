@@ -1,5 +1,6 @@
-// fast-check arbitraries for events and filters, and the @stellar/stellar-base oracle that decodes them
-// independently of this package (shared by the property tests and the bench).
+// fast-check arbitraries for events and filters, and the oracle that decodes them independently of this package
+// (@stellar/stellar-base) and derives their index terms (@node-rs/xxhash), shared by the property tests and the bench.
+import { xxh3 } from '@node-rs/xxhash';
 import { xdr } from '@stellar/stellar-base';
 import fc from 'fast-check';
 import { type ContractEventType, type EventPayload, encodeContractEvent, encodePayload } from '../src/index.js';
@@ -78,6 +79,11 @@ export function oracleDecode(contractEventXdr: Uint8Array): OracleEvent {
   };
 }
 
+/** stellar-base's decode of a ContractEvent, re-encoded by stellar-base (throws when stellar-base cannot decode it). */
+export function oracleReencode(contractEventXdr: Uint8Array): Uint8Array {
+  return new Uint8Array(xdr.ContractEvent.fromXDR(Buffer.from(contractEventXdr)).toXDR());
+}
+
 /** The oracle's own ContractEvent encoding (stellar-base builds it), to cross-check encodeContractEvent. */
 export function oracleEncode(parts: EventParts): Uint8Array {
   const ev = new xdr.ContractEvent({
@@ -97,6 +103,22 @@ export function oracleEncode(parts: EventParts): Uint8Array {
   return new Uint8Array(ev.toXDR());
 }
 
-export function hex(b: Uint8Array | undefined): string | undefined {
-  return b === undefined ? undefined : Buffer.from(b).toString('hex');
+/** Oracle term key: the library's XXH3-128 of [field] ++ value, serialized byte by byte little-endian. */
+export function oracleKey(field: number, value: Uint8Array): string {
+  let h = xxh3.xxh128(Buffer.concat([Buffer.from([field]), Buffer.from(value)]));
+  const out: number[] = [];
+  for (let i = 0; i < 16; i++) {
+    out.push(Number(h & 0xffn));
+    h >>= 8n;
+  }
+  return Buffer.from(out).toString('hex');
+}
+
+/** The oracle's index terms of a decoded event: type, contract, topic-count bucket, topics 0..3. */
+export function oracleTerms(ev: OracleEvent): string[] {
+  const keys = [oracleKey(5, Uint8Array.of(0, 0, 0, ev.type))];
+  if (ev.contractId !== undefined) keys.push(oracleKey(0, ev.contractId));
+  keys.push(oracleKey(6, Uint8Array.of(Math.min(ev.topics.length, 5))));
+  for (const [i, t] of ev.topics.slice(0, 4).entries()) keys.push(oracleKey(1 + i, t));
+  return keys;
 }

@@ -4,7 +4,7 @@
 // 3. Mutated tokens (one character changed, inserted or removed; one body byte changed) are either rejected with
 //    MALFORMED_CURSOR / UNKNOWN_VERSION, or decode to an envelope that re-encodes to exactly the mutated token.
 // Golden: fixed envelopes have fixed tokens (layout checked byte by byte in FORMAT.md).
-import { propertyParams } from '@strata/test-kit';
+import { hex, propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -61,7 +61,7 @@ const envelopeArb: fc.Arbitrary<EventCursorV2> = fc
   });
 
 function normalize(c: EventCursorV2): unknown {
-  return JSON.parse(JSON.stringify(c, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v)));
+  return JSON.parse(JSON.stringify(c, (_k, v) => (v instanceof Uint8Array ? hex(v) : v)));
 }
 
 describe('v2 cursor token', () => {

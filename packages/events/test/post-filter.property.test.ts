@@ -4,7 +4,7 @@
 // 2. For random v1 filters (types × contracts × topic filters with '*' and trailing '**'), the compiled clauses
 //    through the post-filter = the SDK's EventFilter.Matches semantics evaluated directly on the v1 filter.
 // 3. Negative control: a post-filter that ignores topic counts is caught by property 1's oracle.
-import { propertyParams } from '@strata/test-kit';
+import { hex, propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,7 @@ import {
   type StorageFilter,
   type V1Filter,
 } from '../src/index.js';
-import { CONTRACTS, hex, type OracleEvent, oracleDecode, payloadArb, topicArb } from './arbitraries.js';
+import { CONTRACTS, type OracleEvent, oracleDecode, payloadArb, topicArb } from './arbitraries.js';
 
 const storageFilterArb: fc.Arbitrary<StorageFilter> = fc
   .record({
@@ -36,9 +36,9 @@ function naiveStorageMatch(filters: readonly StorageFilter[], ev: OracleEvent): 
   return filters.some(
     (f) =>
       (f.eventType === undefined || f.eventType === ev.type) &&
-      (f.contractId === undefined || hex(f.contractId) === hex(ev.contractId)) &&
+      (f.contractId === undefined || (ev.contractId !== undefined && hex(f.contractId) === hex(ev.contractId))) &&
       (f.topicCount.exact ? ev.topics.length === f.topicCount.count : ev.topics.length >= f.topicCount.count) &&
-      f.topics.every((t, i) => t === undefined || hex(t) === hex(ev.topics[i])),
+      f.topics.every((t, i) => t === undefined || (ev.topics[i] !== undefined && hex(t) === hex(ev.topics[i]))),
   );
 }
 
@@ -64,12 +64,12 @@ function naiveV1Match(filters: readonly V1Filter[], ev: OracleEvent): boolean {
     (f) =>
       (f.types.length === 0 || (f.types as string[]).includes(typeName)) &&
       (f.contractIds.length === 0 ||
-        (ev.contractId !== undefined && f.contractIds.some((c) => hex(c) === hex(ev.contractId)))) &&
+        (ev.contractId !== undefined && f.contractIds.some((c) => hex(c) === hex(ev.contractId!)))) &&
       (f.topics.length === 0 ||
         f.topics.some((t) => {
           if (t.trailingAny ? ev.topics.length < t.segments.length : ev.topics.length !== t.segments.length)
             return false;
-          return t.segments.every((s, i) => s === '*' || hex(s) === hex(ev.topics[i]));
+          return t.segments.every((s, i) => s === '*' || (ev.topics[i] !== undefined && hex(s) === hex(ev.topics[i])));
         })),
   );
 }

@@ -1,6 +1,7 @@
 // getEvents v1 validation: every rule of spec §1.1 (upstream protocol/get_events.go Valid) as a named test with
 // the exact message and JSON-RPC code, in upstream's order (a request breaking two rules reports the earlier one);
 // plus the scan window, the exclusive cursor and the response cursor of §1.2.
+import { errorOf } from '@strata/test-kit';
 import { describe, expect, it, vi } from 'vitest';
 import {
   compileV1Filters,
@@ -17,14 +18,11 @@ const C = 'CAS3J7GYLGXMF6TDJBBYYSE3HQ6BBSMLNUQ34T6TZMYMW2EVH34XOWMA';
 const T = 'AAAADwAAAAh0cmFuc2Zlcg=='; // Symbol("transfer")
 const CURSOR = '0000000021474840576-0000000000';
 
+/** The code and message of the JSON-RPC error a refused request carries (fails the test otherwise). */
 function rpcOf(params: unknown): { code: number; message: string } {
-  try {
-    validateGetEventsV1(params);
-  } catch (error) {
-    if (error instanceof EventsError && error.rpc) return { code: error.rpc.code, message: error.rpc.message };
-    throw error;
-  }
-  throw new Error('request was accepted');
+  const { rpc } = errorOf(EventsError, () => validateGetEventsV1(params));
+  if (rpc === undefined) throw new Error('an RPC_ERROR without its JSON-RPC error');
+  return { code: rpc.code, message: rpc.message };
 }
 const invalidParams = (message: string) => ({ code: -32602, message });
 
@@ -177,11 +175,9 @@ describe('getEvents v1 window and cursors', () => {
     expect(() => v1ScanWindow(validateGetEventsV1({ startLedger: 99 }), range)).toThrow(
       'startLedger must be within the ledger range: 100 - 50000',
     );
-    try {
-      v1ScanWindow(validateGetEventsV1({ startLedger: 50_001 }), range);
-    } catch (error) {
-      expect((error as EventsError).rpc?.code).toBe(-32600);
-    }
+    expect(
+      errorOf(EventsError, () => v1ScanWindow(validateGetEventsV1({ startLedger: 50_001 }), range)).rpc?.code,
+    ).toBe(-32600);
   });
   it('the cursor is exclusive: event + 1, wrapping at 2^32 without carry', () => {
     const w = v1ScanWindow(validateGetEventsV1({ pagination: { cursor: '0000000429496729600-0000000007' } }), range);
@@ -203,13 +199,9 @@ describe('getEvents v1 window and cursors', () => {
 describe('getEvents v1: bounds before work', () => {
   const huge = '1'.repeat(16 << 20); // 16 MiB of digits: BigInt() of it took 4.5 s before the length check
   const causeOf = (params: unknown): EventsError => {
-    try {
-      validateGetEventsV1(params);
-    } catch (error) {
-      if (error instanceof EventsError && error.cause instanceof EventsError) return error.cause;
-      throw error;
-    }
-    throw new Error('request was accepted');
+    const { cause } = errorOf(EventsError, () => validateGetEventsV1(params));
+    expect(cause).toBeInstanceOf(EventsError);
+    return cause as EventsError;
   };
 
   it('a 16 MiB cursor is TOO_LONG, and BigInt never sees it', () => {

@@ -7,7 +7,7 @@
 //    and fails only with EventsError, for the topic vocabulary and random single-byte mutations and truncations.
 import { xxh3 } from '@node-rs/xxhash';
 import { readScVal } from '@strata/ledger-key';
-import { propertyParams } from '@strata/test-kit';
+import { hex, propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventsError } from '../src/index.js';
@@ -31,7 +31,7 @@ describe('xxh3 and scval skip', () => {
         fc.property(fc.uint8Array({ minLength: len + 7, maxLength: len + 7 }), fc.nat(7), (buf, at) => {
           const p = Math.min(at, buf.length - len);
           xxh3128Into(buf, p, len, out, 3);
-          expect(Buffer.from(out.subarray(3, 19)).toString('hex')).toBe(napiKey(buf.subarray(p, p + len)));
+          expect(hex(out.subarray(3, 19))).toBe(napiKey(buf.subarray(p, p + len)));
         }),
         propertyParams({ numRuns: 8 }),
       );

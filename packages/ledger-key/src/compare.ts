@@ -9,22 +9,22 @@
 // validated values already sort structurally, so those parts are compared a 32-bit word at a time.
 //
 // Two implementations, one order. compareLedgerKeys and ledgerKeysEqual (key against key, the merge and sort hot
-// path) first ask the WebAssembly comparator of src/key-order.ts (src/key-order.wat): it copies both keys into its
-// memory, validates them whole, then orders them, about twice as fast as this walker on CONTRACT_DATA keys. It only
-// answers for valid keys of at most KEY_ORDER_CAPACITY bytes; for anything else (malformed input, a huge key) it
-// returns a status and the key is handed to the lockstep walker below, which stays the single source of every
+// path) first ask the WebAssembly comparator of src/wasm-key-comparator.ts (src/key-order.wat): it copies both keys
+// into its memory, validates them whole, then orders them, about twice as fast as this walker on CONTRACT_DATA keys.
+// It only answers for valid keys of at most KEY_ORDER_CAPACITY bytes; for anything else (malformed input, a huge
+// key) it returns a status and the key is handed to the lockstep walker below, which stays the single source of every
 // LedgerKeyError (code, offset, field), so errors cannot differ between the paths. The entry-based functions
 // (compareLedgerEntries, compareEntryToKey, compareBucketEntries, compareHotArchiveBucketEntries and the *Keys
 // variants for pre-validated records) read their keys in place inside larger records and use the walker only.
-// test/key-order-wasm.property.test.ts checks the two paths against each other on random keys of every type and
+// test/wasm-key-comparator.property.test.ts checks the two paths against each other on random keys of every type and
 // every SCVal arm and on random byte mutations (same order, or wasm says malformed exactly when the walker throws).
 import { ACCOUNT_ID_SIZE } from './asset.js';
 import { skipBucketEntry, skipHotArchiveBucketEntry } from './bucket-entry.js';
-import { compareKeysInWasm } from './key-order.js';
 import { entryKeyStart, skipEntryTail } from './ledger-entry.js';
 import { readLedgerEntryType, skipKeyArm } from './ledger-key.js';
 import { skipScAddress } from './sc-address.js';
 import { SCVAL_FIXED_PAYLOAD, skipOptionalScMap, skipScVal, skipScVals } from './scval.js';
+import { compareKeysInWasm } from './wasm-key-comparator.js';
 import * as xdrConstants from './xdr-constants.js';
 import * as xdrCursor from './xdr-cursor.js';
 

@@ -1,5 +1,6 @@
 // The one error class of @strata/ledger-key. Every function that reads outside bytes or takes a caller's value throws
 // only this (bugs in this package are `assert` failures instead), so callers can branch on a stable `code`.
+import { StrataError } from '@strata/base';
 
 /**
  * Stable error codes. The strings are part of the public contract: new codes may be added, existing ones keep their
@@ -27,33 +28,14 @@ export const LedgerKeyErrorCode = {
 } as const;
 export type LedgerKeyErrorCode = (typeof LedgerKeyErrorCode)[keyof typeof LedgerKeyErrorCode];
 
-/** Offset reported by errors that are not about a byte position (writer inputs, accessor misuse). */
-export const NO_OFFSET = -1;
-
 /**
  * Malformed input or a misused argument. `offset` is the byte offset, within the Uint8Array the caller passed, where
- * the problem was detected (NO_OFFSET = -1 when the error is not about bytes); `field` names the XDR field
- * (`SCVal.sym`, `LedgerKey.type`, ...) or the writer input path.
+ * the problem was detected (undefined when the error is not about bytes); `field` names the XDR field (`SCVal.sym`,
+ * `LedgerKey.type`, ...) or the writer input path. The shape (read-only `code`, `detail`, `offset`, `field`, `cause`,
+ * and the message `CODE at offset N field F: detail`) is @strata/base's StrataError.
  */
-export class LedgerKeyError extends Error {
+export class LedgerKeyError extends StrataError<LedgerKeyErrorCode> {
   override readonly name = 'LedgerKeyError';
-  readonly code: LedgerKeyErrorCode;
-  readonly offset: number;
-  readonly field: string | undefined;
-
-  constructor(
-    code: LedgerKeyErrorCode,
-    detail: string,
-    options: { offset?: number; field?: string; cause?: unknown } = {},
-  ) {
-    const offset = options.offset ?? NO_OFFSET;
-    const where = offset === NO_OFFSET ? '' : ` at offset ${offset}`;
-    const field = options.field === undefined ? '' : ` in ${options.field}`;
-    super(`${code}${field}${where}: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.offset = offset;
-    this.field = options.field;
-  }
 }
 
 /** Throws a LedgerKeyError about bytes at `offset`. A function (not a `new` at each site) keeps hot paths small. */

@@ -28,7 +28,11 @@ export {
   ledgerKeysEqual,
 } from './compare.js';
 export { LedgerKeyError, LedgerKeyErrorCode } from './errors.js';
-export { KeyedRecordArena } from './key-order.js';
+export {
+  KEYED_RECORD_ARENA_ABI_VERSION,
+  KeyedRecordArena,
+  type KeyedRecordArenaImports,
+} from './keyed-record-arena.js';
 export type { LedgerEntryView } from './ledger-entry.js';
 export { ledgerEntryLayout, ledgerKeyOfEntry, readLedgerEntry, validateLedgerEntry } from './ledger-entry.js';
 export type { LedgerKeyView } from './ledger-key.js';
@@ -57,7 +61,7 @@ export type {
   TrustLineAsset,
   XdrString,
 } from './model.js';
-export { OrderKey, orderKeyOf } from './order-key.js';
+export { OrderKey, orderKeyOf } from './order-key-encoding.js';
 export type { ScAddressView } from './sc-address.js';
 export { readScAddress, validateScAddress } from './sc-address.js';
 export type { ScContractInstanceView, ScErrorValue, ScValView } from './scval.js';
@@ -75,14 +79,11 @@ export {
   encodeMuxedStrkey,
 } from './strkey.js';
 export { ttlKeyOf } from './ttl.js';
-export {
-  encodeBucketEntry,
-  encodeHotArchiveBucketEntry,
-  encodeLedgerEntry,
-  encodeLedgerKey,
-  encodeScAddress,
-  encodeScVal,
-} from './write.js';
+export { encodeBucketEntry, encodeHotArchiveBucketEntry } from './writers/bucket-entry.js';
+export { encodeLedgerEntry } from './writers/ledger-entry.js';
+export { encodeLedgerKey } from './writers/ledger-key.js';
+export { encodeScAddress } from './writers/sc-address.js';
+export { encodeScVal } from './writers/scval.js';
 export type { ContractDataDurability, LedgerEntryType, ScAddressType, ScValType } from './xdr-constants.js';
 export {
   ASSET_TYPE,
@@ -101,3 +102,4 @@ export {
   SC_VAL_TYPE,
   XDR_LIMITS,
 } from './xdr-constants.js';
+export { readU32 } from './xdr-cursor.js';

@@ -1,7 +1,7 @@
 ;; compareLedgerKeys in WebAssembly text: validate two XDR LedgerKeys whole, then order them exactly as stellar-core's
-;; LedgerEntryIdCmp (spec §2). The fast path of src/key-order.ts; src/compare.ts keeps the JavaScript lockstep walker,
-;; which stays the one source of every error (code, offset, field). Compiled to src/key-order-wasm.ts by
-;; `node scripts/build-wasm.mjs`.
+;; LedgerEntryIdCmp (spec §2). The fast path of src/wasm-key-comparator.ts; src/compare.ts keeps the JavaScript
+;; lockstep walker, which stays the one source of every error (code, offset, field). Compiled to src/key-order-wasm.ts
+;; by `pnpm build:wasm` (strata-wasm-build).
 ;;
 ;; Why WebAssembly: validating a CONTRACT_DATA key is a walk over many tiny SCVal nodes, and in JavaScript each node
 ;; costs bounds checks, calls and table reads that TurboFan cannot fold away; here a node is a handful of
@@ -10,8 +10,8 @@
 ;; Contract with the caller: write key A at KEY_A and key B at KEY_B (at most KEY_CAPACITY bytes each) and call
 ;; compare(lenA, lenB). The result is -1, 0 or 1 when both keys are valid, or MALFORMED (2) when either is not; the
 ;; caller then reruns the JavaScript comparator on the same bytes to throw the exact LedgerKeyError. The accepted set
-;; must equal the JavaScript validator's exactly (test/key-order-wasm.property.test.ts checks it on random keys and
-;; on random byte mutations of them); which error and where is deliberately not this module's business.
+;; must equal the JavaScript validator's exactly (test/wasm-key-comparator.property.test.ts checks it on random keys
+;; and on random byte mutations of them); which error and where is deliberately not this module's business.
 ;;
 ;; Design: two passes. First each key is validated alone ($skipKey returns the offset after the key, or -1; callers
 ;; keep the invariant p <= end, so `end - p` never wraps and every bounds check is one unsigned compare). Then the
@@ -25,8 +25,9 @@
 ;; Memory: the first page is the module's: lookup tables at 0..127 (data segments below); the SCVal walkers' stack at
 ;; 128..1151 (two words per nesting level 1..127: validation uses the first, the comparator both); key A at 2048 and
 ;; key B at 33792, 31744 bytes each. `compare` needs nothing else. An instance used through `compareKeyedAt` (a
-;; KeyedRecordArena in key-order.ts) is grown by its caller, who keeps validated records above the first page and
-;; has them ordered where they lie.
+;; KeyedRecordArena, src/keyed-record-arena.ts) is grown by its caller, who keeps validated records above the first
+;; page and has them ordered where they lie; what a module running in such an arena may rely on (this layout and
+;; compareKeyedAt's signature and semantics) is KEYED_RECORD_ARENA_ABI_VERSION there: change either, bump it.
 (module
   (memory (export "memory") 1)
   (global (export "KEY_A") i32 (i32.const 2048))

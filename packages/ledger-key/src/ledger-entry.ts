@@ -1,7 +1,7 @@
 // LedgerEntry: full validation, the zero-copy LedgerEntryView, and ledgerKeyOfEntry. An entry's key fields sit
 // contiguously inside its data arm (after an ext for CONTRACT_DATA / CONTRACT_CODE), which is what lets the
 // comparator order entries by key without building the key.
-import { assert } from './assert.js';
+import { assert } from '@strata/base';
 import { skipEntryAfterKey, skipEntryBeforeKey, skipLedgerEntryExt } from './entry-bodies.js';
 import { describeValue, invalidArgument } from './errors.js';
 import { LedgerKeyView, readLedgerEntryType, skipKeyArm } from './ledger-key.js';

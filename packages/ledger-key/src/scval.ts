@@ -1,6 +1,6 @@
 // SCVal, the `key` of a CONTRACT_DATA ledger key and the `val` of its entry: full validation (all 22 arms, nesting
 // bounded by MAX_SCVAL_DEPTH) and the zero-copy ScValView.
-import { assert } from './assert.js';
+import { assert } from '@strata/base';
 import { invalidArgument } from './errors.js';
 import { ScAddressView, skipScAddress } from './sc-address.js';
 import * as xdrConstants from './xdr-constants.js';

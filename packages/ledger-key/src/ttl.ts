@@ -1,7 +1,7 @@
 // TTL keys: every CONTRACT_DATA / CONTRACT_CODE entry has a TTL entry keyed by the SHA-256 of its LedgerKey XDR
 // (stellar-core getTTLKey, spec §1.4).
 import { createHash } from 'node:crypto';
-import { assert } from './assert.js';
+import { assert } from '@strata/base';
 import { LedgerKeyError, LedgerKeyErrorCode } from './errors.js';
 import { validateLedgerKey } from './ledger-key.js';
 import { LEDGER_ENTRY_TYPE } from './xdr-constants.js';

@@ -72,10 +72,21 @@ export function i32(b: Uint8Array, p: number): number {
   return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
 }
 
-/** Checked uint32. */
-export function readU32(b: Uint8Array, p: number, field: string): number {
-  if (p + 4 > b.length) truncated(b, p, 4, field);
-  return u32(b, p);
+/**
+ * The big-endian uint32 at `bytes[offset, offset + 4)`, for any package that reads XDR or other big-endian words.
+ * `offset` must be an integer index into `bytes` with four bytes after it: fewer is TRUNCATED (at `offset`, field
+ * `uint32`); bytes that are not a Uint8Array or an offset that is not a non-negative integer are INVALID_ARGUMENT.
+ * Allocates nothing; this package's own hot loops use the unchecked `u32` after checking their bounds once.
+ */
+export function readU32(bytes: Uint8Array, offset: number): number {
+  if (!(bytes instanceof Uint8Array)) notBytes(bytes, 'bytes');
+  if (!Number.isSafeInteger(offset) || offset < 0) badReadOffset(offset);
+  if (offset + 4 > bytes.length) truncated(bytes, offset, 4, 'uint32');
+  return u32(bytes, offset);
+}
+
+function badReadOffset(offset: number): never {
+  return invalidArgument('offset', `offset ${describeValue(offset)} is not a non-negative integer`);
 }
 
 /** Checked int32 (enums and union discriminants are int32 in XDR). */

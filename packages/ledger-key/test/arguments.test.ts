@@ -9,6 +9,7 @@
 // 2. the valid call of each entry is accepted;
 // 3. each bad call throws LedgerKeyError (instanceof) with an expected code;
 // 4. negative control: the checker rejects a leaked TypeError, a wrong code and a call that does not throw.
+import { errorOf } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import * as namespace from '../src/index.js';
 import {
@@ -32,18 +33,13 @@ const { INVALID_ARGUMENT, NOT_SOROBAN_KEY, TRAILING_BYTES, TRUNCATED } = LedgerK
 
 /** Calls `call` and checks it throws LedgerKeyError with one of `codes`; anything else fails saying why. */
 function expectLedgerKeyError(call: () => unknown, codes: readonly LedgerKeyErrorCode[], what: string): void {
-  let outcome: unknown;
+  let error: LedgerKeyError;
   try {
-    outcome = call();
-  } catch (error) {
-    if (!(error instanceof LedgerKeyError)) {
-      throw new Error(`${what}: threw ${(error as Error)?.name ?? typeof error}, not LedgerKeyError: ${String(error)}`);
-    }
-    if (!codes.includes(error.code))
-      throw new Error(`${what}: code ${error.code}, expected one of ${codes.join(', ')}`);
-    return;
+    error = errorOf(LedgerKeyError, call);
+  } catch (failure) {
+    throw new Error(`${what}: ${(failure as Error).message}`);
   }
-  throw new Error(`${what}: returned ${typeof outcome} instead of throwing`);
+  if (!codes.includes(error.code)) throw new Error(`${what}: code ${error.code}, expected one of ${codes.join(', ')}`);
 }
 
 // ---- values no signature here allows ----
@@ -204,6 +200,17 @@ const ENTRY_POINTS: readonly EntryPoint[] = [
       [1, [...BAD_OFFSET, undefined, entry.length + 1]],
       [2, [null, undefined, new Int32Array(3), new Uint32Array(4), [0, 0, 0, 0], new Float64Array(4)]],
       [0, [new Uint8Array(0)], [TRUNCATED]],
+    ],
+  },
+  {
+    name: 'readU32',
+    call: fn('readU32'),
+    valid: [key, key.length - 4],
+    bad: [
+      [0, NOT_BYTES],
+      [1, [...BAD_OFFSET, undefined]],
+      [1, [key.length - 3, key.length, key.length + 1], [TRUNCATED]],
+      [0, [new Uint8Array(3)], [TRUNCATED]],
     ],
   },
   comparator('compareLedgerKeys', key, accountKey),
@@ -542,7 +549,7 @@ describe('bad arguments at every public entry point', () => {
       expectLedgerKeyError(() => namespace.validateLedgerKey(new Uint8Array(0)), [INVALID_ARGUMENT], 'code'),
     ).toThrow(/TRUNCATED/);
     expect(() => expectLedgerKeyError(() => namespace.validateLedgerKey(key), [INVALID_ARGUMENT], 'ok')).toThrow(
-      /returned/,
+      /nothing was thrown/,
     );
   });
 });

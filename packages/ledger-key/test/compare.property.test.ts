@@ -24,7 +24,7 @@
 // Negative control: the same sign-agreement property run with a plain byte comparison of the XDR must find a
 // counterexample, so property 1 can fail.
 import { xdr } from '@stellar/stellar-base';
-import { propertyParams } from '@strata/test-kit';
+import { hex, propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -73,7 +73,6 @@ type Pair = [Uint8Array, Uint8Array];
 
 /** -order without producing -0 (toBe compares with Object.is). */
 const negate = (order: -1 | 0 | 1): -1 | 0 | 1 => (order === 0 ? 0 : order === 1 ? -1 : 1);
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const bytesEqual = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0;
 
 /** Every kind of pair property 1 draws from. */

@@ -2,6 +2,7 @@
 // LedgerEntryIdCmp, spec §2.3–2.4). Each test lists values in the order the rule demands and checks every pair both
 // ways, so a rule implemented backwards, or as plain byte order, fails. The oracle comparison on random values is
 // in compare.property.test.ts; these pin the individual rules with readable cases.
+import { hex } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   compareBucketEntries,
@@ -23,7 +24,6 @@ import {
 } from '../src/index.js';
 
 const fill = (byte: number, length = 32): Uint8Array => new Uint8Array(length).fill(byte);
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 /** Asserts `ascending` is strictly increasing under `compare`: every pair i < j is -1, j > i is 1, i = i is 0. */
 function expectAscending(

@@ -1,6 +1,7 @@
 // Malformed input: each error code is produced by the malformation it names, at the byte offset and field where the
 // problem is, by every entry point (validate*, read*, compare*, ledgerKeyOfEntry, ttlKeyOf); hostile lengths and
 // nesting fail fast with a LedgerKeyError (never a RangeError, a hang or a huge allocation).
+import { errorOf } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   compareBucketEntries,
@@ -31,18 +32,8 @@ import {
 
 const fill = (byte: number, length = 32): Uint8Array => new Uint8Array(length).fill(byte);
 
-function thrownBy(run: () => unknown): LedgerKeyError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(LedgerKeyError);
-    return error as LedgerKeyError;
-  }
-  throw new Error('expected a LedgerKeyError, nothing was thrown');
-}
-
 function expectError(run: () => unknown, code: LedgerKeyErrorCode, offset?: number, field?: string): LedgerKeyError {
-  const error = thrownBy(run);
+  const error = errorOf(LedgerKeyError, run);
   expect(error.code, error.message).toBe(code);
   if (offset !== undefined) expect(error.offset, error.message).toBe(offset);
   if (field !== undefined) expect(error.field, error.message).toContain(field);

@@ -5,7 +5,7 @@
 // (XDR newer than it knows) are skipped and counted. The whole LCM walk takes about 5 s, so nothing is sampled.
 import { readFileSync } from 'node:fs';
 import { xdr } from '@stellar/stellar-base';
-import { describeWithFixtures, fixturePath } from '@strata/test-kit';
+import { describeWithFixtures, fixturePath, hex } from '@strata/test-kit';
 import { beforeAll, expect, it } from 'vitest';
 import {
   compareEntryToKey,
@@ -27,7 +27,6 @@ import {
   oracleTtlKey,
 } from './oracle.js';
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const typeOfKey = (key: Uint8Array): number => Buffer.from(key).readInt32BE(0);
 
 const TYPE_NAMES = [

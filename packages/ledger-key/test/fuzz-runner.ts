@@ -12,7 +12,7 @@
 // Before each mutant it writes the input to a progress file, so a hang can be reported with the input that hung.
 import { writeFileSync } from 'node:fs';
 import { xdr } from '@stellar/stellar-base';
-import { seededRandom } from '@strata/test-kit';
+import { hex, seededRandom } from '@strata/test-kit';
 import fc from 'fast-check';
 import {
   compareBucketEntries,
@@ -74,8 +74,6 @@ export interface FuzzReport {
 }
 
 type Kind = 'key' | 'entry' | 'scval' | 'bucket' | 'hot';
-
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 /** Values worth writing over a 4-byte word: huge lengths, bounds ± 1, negative and unknown discriminants. */
 const INTERESTING_WORDS = [
@@ -196,7 +194,12 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
       return call();
     } catch (error) {
       if (error instanceof LedgerKeyError) {
-        if (typeof error.code !== 'string' || !Number.isInteger(error.offset) || error.offset < 0) {
+        if (
+          typeof error.code !== 'string' ||
+          error.offset === undefined ||
+          !Number.isInteger(error.offset) ||
+          error.offset < 0
+        ) {
           fail(
             kind,
             original,
@@ -259,7 +262,8 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
       } else if (rejection instanceof LedgerKeyError) {
         report.rejected++;
         report.codes[rejection.code] = (report.codes[rejection.code] ?? 0) + 1;
-        if (!Number.isInteger(rejection.offset) || rejection.offset < 0 || rejection.offset > mutated.length) {
+        const offset = rejection.offset;
+        if (offset === undefined || !Number.isInteger(offset) || offset < 0 || offset > mutated.length) {
           fail(
             kind,
             original,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { xdr } from '@stellar/stellar-base';
 import { typeScriptExecArgv } from '@strata/bench';
-import { runChildWithDeadline, tempDir } from '@strata/test-kit';
+import { errorOf, runChildWithDeadline, tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   compareLedgerKeys,
@@ -32,22 +32,6 @@ function runFuzzChild(options: FuzzOptions, killAfterMs: number): Promise<FuzzRe
     progressFile: options.progressFile,
     label: 'fuzz child',
   });
-}
-
-/** The LedgerKeyError `call` throws (fails the test if it throws anything else or nothing). */
-function errorOf(call: () => unknown): LedgerKeyError {
-  let thrown: unknown;
-  try {
-    call();
-  } catch (error) {
-    thrown = error;
-  }
-  if (!(thrown instanceof LedgerKeyError)) {
-    throw new Error(
-      `expected a LedgerKeyError, got ${thrown instanceof Error ? `${thrown.constructor.name}: ${thrown.message}` : String(thrown)}`,
-    );
-  }
-  return thrown;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -122,14 +106,14 @@ describe('fuzz: mutated valid inputs', () => {
 describe('fuzz: hostile inputs', () => {
   it('a vec nested 10,000 deep throws TOO_DEEP, as an SCVal and inside a key', () => {
     const deep = nestedVec(10_000, words(SCV_VOID));
-    expect(errorOf(() => validateScVal(deep)).code).toBe('TOO_DEEP');
+    expect(errorOf(LedgerKeyError, () => validateScVal(deep)).code).toBe('TOO_DEEP');
     const key = contractDataKeyAround(deep);
-    expect(errorOf(() => validateLedgerKey(key)).code).toBe('TOO_DEEP');
+    expect(errorOf(LedgerKeyError, () => validateLedgerKey(key)).code).toBe('TOO_DEEP');
     // Two deep keys that differ only at the bottom: the comparator must descend and give up cleanly.
     const other = contractDataKeyAround(nestedVec(10_000, words(SCV_U32, 1)));
-    expect(errorOf(() => compareLedgerKeys(key, other)).code).toBe('TOO_DEEP');
+    expect(errorOf(LedgerKeyError, () => compareLedgerKeys(key, other)).code).toBe('TOO_DEEP');
     // A map nested as deep, too.
-    expect(errorOf(() => validateScVal(nestedMap(10_000, words(SCV_VOID)))).code).toBe('TOO_DEEP');
+    expect(errorOf(LedgerKeyError, () => validateScVal(nestedMap(10_000, words(SCV_VOID)))).code).toBe('TOO_DEEP');
   });
 
   it('nesting up to the documented depth limit is accepted and one level more is not', () => {
@@ -137,10 +121,12 @@ describe('fuzz: hostile inputs', () => {
     expect(MAX_SCVAL_DEPTH).toBeGreaterThanOrEqual(8);
     // Whether the leaf counts as a level is the engine's definition; two levels of slack either side hold for both.
     validateScVal(nestedVec(MAX_SCVAL_DEPTH - 2, words(SCV_VOID)));
-    expect(errorOf(() => validateScVal(nestedVec(MAX_SCVAL_DEPTH + 2, words(SCV_VOID)))).code).toBe('TOO_DEEP');
+    expect(errorOf(LedgerKeyError, () => validateScVal(nestedVec(MAX_SCVAL_DEPTH + 2, words(SCV_VOID)))).code).toBe(
+      'TOO_DEEP',
+    );
     // A truncated deep input fails for the truncation or the depth, never for anything else.
     const truncated = nestedVec(10_000, words(SCV_VOID)).subarray(0, 5_000);
-    expect(['TOO_DEEP', 'TRUNCATED']).toContain(errorOf(() => validateScVal(truncated)).code);
+    expect(['TOO_DEEP', 'TRUNCATED']).toContain(errorOf(LedgerKeyError, () => validateScVal(truncated)).code);
   });
 
   it('a length or count of 0xFFFFFFFF throws TRUNCATED or TOO_LONG without allocating', () => {
@@ -169,7 +155,7 @@ describe('fuzz: hostile inputs', () => {
     ];
     const before = process.memoryUsage().arrayBuffers;
     for (const [name, call] of hostile) {
-      const error = errorOf(call);
+      const error = errorOf(LedgerKeyError, call);
       expect(['TRUNCATED', 'TOO_LONG'], `${name}: ${error.code}`).toContain(error.code);
     }
     // An engine that allocated the announced length first would have taken gigabytes here.
@@ -181,11 +167,11 @@ describe('fuzz: hostile inputs', () => {
     const dataKey = (length: number): Uint8Array =>
       concat(words(3, 0), account, words(length), new Uint8Array(Math.ceil(length / 4) * 4).fill(0x61));
     validateLedgerKey(dataKey(64));
-    expect(errorOf(() => validateLedgerKey(dataKey(65))).code).toBe('TOO_LONG');
+    expect(errorOf(LedgerKeyError, () => validateLedgerKey(dataKey(65))).code).toBe('TOO_LONG');
     const symbol = (length: number): Uint8Array =>
       concat(words(SCV_SYMBOL, length), new Uint8Array(Math.ceil(length / 4) * 4).fill(0x61));
     validateScVal(symbol(32));
-    expect(errorOf(() => validateScVal(symbol(33))).code).toBe('TOO_LONG');
+    expect(errorOf(LedgerKeyError, () => validateScVal(symbol(33))).code).toBe('TOO_LONG');
     // Cross-check the hand-built bytes with stellar-base, so the test itself is right.
     expect(() => xdr.LedgerKey.fromXDR(Buffer.from(dataKey(64)))).not.toThrow();
     expect(() => xdr.LedgerKey.fromXDR(Buffer.from(dataKey(65)))).toThrow();

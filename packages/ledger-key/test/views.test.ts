@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, xdr } from '@stellar/stellar-base';
-import { describeWithFixtures, fixturePath } from '@strata/test-kit';
-import fc from 'fast-check';
+import { describeWithFixtures, errorOf, fixturePath, hex } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   type AssetView,
@@ -19,7 +18,6 @@ import {
   encodeScAddress,
   encodeScVal,
   LedgerKeyError,
-  ledgerEntryLayout,
   ledgerKeyOfEntry,
   readBucketEntry,
   readHotArchiveBucketEntry,
@@ -31,21 +29,12 @@ import {
   scValEnd,
   ttlKeyOf,
 } from '../src/index.js';
-import { ledgerEntryArb } from './arbitraries.js';
 
 const fill = (byte: number, length = 32): Uint8Array => new Uint8Array(length).fill(byte);
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('latin1');
 
 function expectInvalidArgument(run: () => unknown): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(LedgerKeyError);
-  expect((thrown as LedgerKeyError).code).toBe('INVALID_ARGUMENT');
+  expect(errorOf(LedgerKeyError, run).code).toBe('INVALID_ARGUMENT');
 }
 
 /** A view's bytes are a window on the caller's buffer, not a copy. */
@@ -663,25 +652,5 @@ describe('scValEnd', () => {
     // Truncated: the same LedgerKeyError readScVal throws.
     expect(() => scValEnd(both.subarray(0, both.length - 1), symbol.length)).toThrow(LedgerKeyError);
     expect(() => scValEnd(both, both.length + 1)).toThrow(LedgerKeyError);
-  });
-});
-
-describe('ledgerEntryLayout', () => {
-  it('gives the type, the key fields and the end of every entry, as readLedgerEntry and ledgerKeyOfEntry see them', () => {
-    const out = new Int32Array(4);
-    fc.assert(
-      fc.property(ledgerEntryArb, fc.nat(7), (entry, pad) => {
-        const padded = new Uint8Array(pad + entry.length + 8);
-        padded.set(entry, pad);
-        ledgerEntryLayout(padded, pad, out);
-        expect(out[0]).toBe(readLedgerEntry(entry).type);
-        expect(out[3]).toBe(pad + entry.length);
-        // The key fields are the LedgerKey's bytes after its type.
-        expect(Buffer.from(padded.subarray(out[1], out[2])).toString('hex')).toBe(
-          Buffer.from(ledgerKeyOfEntry(entry).subarray(4)).toString('hex'),
-        );
-      }),
-      { numRuns: 500 },
-    );
   });
 });

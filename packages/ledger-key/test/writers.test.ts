@@ -3,6 +3,7 @@
 // must encode to the bytes our writers produce (so the plain-object model means what it says), and bad writer
 // inputs must be rejected with INVALID_ARGUMENT. Strkeys are checked against stellar-base's StrKey both ways.
 import { StrKey, xdr } from '@stellar/stellar-base';
+import { hex } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   CONFIG_SETTING_ID,
@@ -32,7 +33,6 @@ import {
 } from '../src/index.js';
 
 const fill = (byte: number, length = 32): Uint8Array => new Uint8Array(length).fill(byte);
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 interface XdrType {
   fromXDR(input: Buffer): { toXDR(): Buffer };

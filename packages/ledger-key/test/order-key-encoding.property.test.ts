@@ -2,7 +2,7 @@
 // type, every SCVal arm, near pairs and shared-contract pairs, memcmp of the order keys has the sign of
 // compareLedgerKeys, and equal order keys mean equal keys; an entry's order key is its key's; the spec §2.5
 // counterexamples; malformed input throws LedgerKeyError.
-import { propertyParams } from '@strata/test-kit';
+import { hex, propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -24,7 +24,6 @@ import {
 } from './arbitraries.js';
 
 const sign = (n: number): number => (n < 0 ? -1 : n > 0 ? 1 : 0);
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 function orderOf(a: Uint8Array, b: Uint8Array): number {
   return sign(Buffer.compare(orderKeyOf(a), orderKeyOf(b)));

@@ -21,12 +21,17 @@
 //
 // Negative control: property 2 run against a comparator that skips validation (the wasm with MALFORMED read as
 // "equal") must find a counterexample, so the mutations do reach inputs that only validation rejects.
-import { propertyParams } from '@strata/test-kit';
+import { hex, propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareLedgerKeys, compareLedgerKeysByWalker } from '../src/compare.js';
 import { LedgerKeyError } from '../src/errors.js';
-import { compareKeysInWasm, KEY_ORDER_CAPACITY, KEY_ORDER_MALFORMED, KEY_ORDER_TOO_LARGE } from '../src/key-order.js';
+import {
+  compareKeysInWasm,
+  KEY_ORDER_CAPACITY,
+  KEY_ORDER_MALFORMED,
+  KEY_ORDER_TOO_LARGE,
+} from '../src/wasm-key-comparator.js';
 import {
   embeddedArb,
   LEDGER_ENTRY_TYPES,
@@ -41,27 +46,20 @@ import {
 
 type Pair = [Uint8Array, Uint8Array];
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
-/** The walker's outcome: its order, or the LedgerKeyError it threw (anything else is a bug and propagates). */
-function walk(a: Uint8Array, b: Uint8Array): number | LedgerKeyError {
+/** A comparator's outcome: its order, or the LedgerKeyError it threw (anything else is a bug and propagates). */
+function outcomeOf(comparator: (a: Uint8Array, b: Uint8Array) => number, a: Uint8Array, b: Uint8Array) {
   try {
-    return compareLedgerKeysByWalker(a, b);
+    return comparator(a, b);
   } catch (error) {
     if (error instanceof LedgerKeyError) return error;
     throw error;
   }
 }
 
-/** The public compareLedgerKeys' outcome, like walk(). */
-function compare(a: Uint8Array, b: Uint8Array): number | LedgerKeyError {
-  try {
-    return compareLedgerKeys(a, b);
-  } catch (error) {
-    if (error instanceof LedgerKeyError) return error;
-    throw error;
-  }
-}
+/** The walker's outcome. */
+const walk = (a: Uint8Array, b: Uint8Array): number | LedgerKeyError => outcomeOf(compareLedgerKeysByWalker, a, b);
+/** The public compareLedgerKeys' outcome. */
+const compare = (a: Uint8Array, b: Uint8Array): number | LedgerKeyError => outcomeOf(compareLedgerKeys, a, b);
 
 const describeError = (error: LedgerKeyError): object => ({
   code: error.code,

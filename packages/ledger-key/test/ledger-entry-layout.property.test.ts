@@ -1,0 +1,28 @@
+// ledgerEntryLayout against the views. Property: for every random valid entry placed at a random offset inside a
+// larger buffer, the layout gives
+//  1. the entry's type, as readLedgerEntry reads it;
+//  2. the key fields' span, whose bytes are the LedgerKey's (from ledgerKeyOfEntry) after its type;
+//  3. the entry's end, as its length says.
+import { hex, propertyParams } from '@strata/test-kit';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ledgerEntryLayout, ledgerKeyOfEntry, readLedgerEntry } from '../src/index.js';
+import { ledgerEntryArb } from './arbitraries.js';
+
+describe('ledgerEntryLayout', () => {
+  it('gives the type, the key fields and the end of every entry, as readLedgerEntry and ledgerKeyOfEntry see them', () => {
+    const out = new Int32Array(4);
+    fc.assert(
+      fc.property(ledgerEntryArb, fc.nat(7), (entry, pad) => {
+        const padded = new Uint8Array(pad + entry.length + 8);
+        padded.set(entry, pad);
+        ledgerEntryLayout(padded, pad, out);
+        expect(out[0]).toBe(readLedgerEntry(entry).type);
+        expect(out[3]).toBe(pad + entry.length);
+        // The key fields are the LedgerKey's bytes after its type.
+        expect(hex(padded.subarray(out[1], out[2]))).toBe(hex(ledgerKeyOfEntry(entry).subarray(4)));
+      }),
+      propertyParams({ numRuns: 500 }),
+    );
+  });
+});
