@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { quickMode, runBench } from '@strata/bench';
 import { writeBucket } from '../src/bucket-file.js';
-import { mergeBucketFiles } from '../src/merge.js';
+import { mergeBucketFiles } from '../src/merge/bucket-merge.js';
 import { mergeInputs } from './data.js';
 
 const COUNT = quickMode ? 20_000 : 400_000;

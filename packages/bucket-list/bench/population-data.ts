@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { encodeLedgerEntry, encodeLedgerKey } from '@strata/ledger-key';
 import { seededRandom } from '@strata/test-kit';
 import { BucketOutput } from '../src/bucket-file.js';
-import { serializeHistoryArchiveState, ZERO_HASH } from '../src/has.js';
+import { serializeHistoryArchiveState, ZERO_HASH } from '../src/history-archive-state.js';
 import { DEAD_ENTRY, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
 import { offsetOf } from './data.js';
 

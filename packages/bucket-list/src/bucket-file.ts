@@ -18,7 +18,7 @@ import {
   requireUint32,
 } from './arguments.js';
 import { BucketError, entryError } from './errors.js';
-import { ZERO_HASH } from './has.js';
+import { ZERO_HASH } from './history-archive-state.js';
 import {
   type BucketKind,
   decodeMeta,

@@ -3,8 +3,9 @@
 // replaced atomically after each ledger, once every bucket it names is durable, so a process killed at any moment
 // reopens at the last ledger whose HAS landed, with every bucket it names present and verifying.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { fsyncDirectorySync, isAtomicTempName, writeFileAtomicSync } from '@strata/base';
 import {
   requireBucketFile,
   requireBytesList,
@@ -29,6 +30,13 @@ import {
   verifyBucketFile,
   writeBucket,
 } from './bucket-file.js';
+import {
+  type BucketIndex,
+  type IndexOptions,
+  indexPathOf,
+  openBucketIndex,
+  resolveOptions,
+} from './bucket-index/bucket-index.js';
 import { BucketError, ioError } from './errors.js';
 import {
   checkHistoryArchiveState,
@@ -38,14 +46,7 @@ import {
   parseHistoryArchiveState,
   serializeHistoryArchiveState,
   ZERO_HASH,
-} from './has.js';
-import {
-  type BucketIndex,
-  type IndexOptions,
-  indexPathOf,
-  openBucketIndex,
-  resolveOptions,
-} from './index/bucket-index.js';
+} from './history-archive-state.js';
 import { type BucketKind, DEAD_ENTRY, FIRST_PROTOCOL_HOT_ARCHIVE, HOT_LIVE } from './kind.js';
 import { keepTombstoneEntries, NUM_LEVELS } from './levels.js';
 import {
@@ -57,9 +58,8 @@ import {
   type LiveBatch,
   mergeProtocolVersion,
   mergeSortedArrays,
-} from './merge.js';
-import { InlineMerger, MAX_WORKERS, type Merger, WorkerMerger } from './merger.js';
-import { fsyncDirectory } from './record-io.js';
+} from './merge/bucket-merge.js';
+import { InlineMerger, MAX_WORKERS, type Merger, WorkerMerger } from './merge/worker-merger.js';
 import { type Future, Schedule, type ScheduleOps } from './schedule.js';
 import { BucketListSnapshot, pointLoad } from './snapshot.js';
 
@@ -67,6 +67,14 @@ import { BucketListSnapshot, pointLoad } from './snapshot.js';
 export const MAX_PROTOCOL_VERSION = 28;
 const HAS_FILE = 'has.json';
 const INDEX_FILE_PATTERN = /^bucket-[0-9a-f]{64}\.index$/;
+
+/**
+ * A leftover of an interrupted write: a bucket writer's `tmp-*` file (and the index of one, `tmp-*.index`), or a
+ * temporary sibling of @strata/base's atomic writes (indexes and has.json: `<name>.tmp-<pid>-<thread>-<n>`).
+ */
+function isTemporaryName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) || isAtomicTempName(name);
+}
 const BUCKETS_DIR = 'buckets';
 
 /** A bucket in use: its file, its index, and (level 0 only) its entries in memory for the next in-memory merge. */
@@ -563,12 +571,10 @@ export class BucketManager {
   /** Writes `has.json` atomically after making every bucket rename durable. */
   private persist(): void {
     const path = join(this.dir, HAS_FILE);
-    const temp = `${path}.${TEMP_PREFIX}${process.pid}`;
     try {
-      if (this.fsync) fsyncDirectory(this.bucketsDir);
-      writeFileSync(temp, serializeHistoryArchiveState(this.historyArchiveState()), { flush: this.fsync });
-      renameSync(temp, path);
-      if (this.fsync) fsyncDirectory(this.dir);
+      if (this.fsync) fsyncDirectorySync(this.bucketsDir);
+      const bytes = new TextEncoder().encode(serializeHistoryArchiveState(this.historyArchiveState()));
+      writeFileAtomicSync(path, bytes, { fsyncDirectory: this.fsync });
     } catch (error) {
       throw ioError(error, path, 'write state');
     }
@@ -630,10 +636,13 @@ export class BucketManager {
   /** Deletes the temporary files of interrupted writes (opening): never named by a HAS, never a committed bucket. */
   private deleteTemporaries(): void {
     for (const name of readdirSync(this.bucketsDir)) {
-      if (name.startsWith(TEMP_PREFIX)) unlinkSync(join(this.bucketsDir, name));
+      if (isTemporaryName(name)) unlinkSync(join(this.bucketsDir, name));
     }
     for (const name of readdirSync(this.dir)) {
-      if (name.startsWith(`${HAS_FILE}.${TEMP_PREFIX}`)) unlinkSync(join(this.dir, name));
+      // has.json's temporary sibling: base's name, or `has.json.tmp-<pid>` of earlier releases.
+      const ofState =
+        name.startsWith(`${HAS_FILE}.`) && (isAtomicTempName(name) || name.startsWith(`${HAS_FILE}.${TEMP_PREFIX}`));
+      if (ofState) unlinkSync(join(this.dir, name));
     }
   }
 

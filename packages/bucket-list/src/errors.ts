@@ -1,6 +1,7 @@
 // The one error class of @strata/bucket-list. Everything that reads outside bytes or files (bucket files, History
 // Archive States, index files) or takes a caller's argument throws only this; bugs in this package are `assert`
 // failures instead. `code` is stable; `file`, `offset` and `field` say where.
+import { isErrnoError, StrataError } from '@strata/base';
 import { LedgerKeyError } from '@strata/ledger-key';
 
 /** Stable error codes. New codes may be added; existing ones keep their meaning. */
@@ -45,36 +46,28 @@ export type BucketErrorCode = (typeof BucketErrorCode)[keyof typeof BucketErrorC
 
 export interface BucketErrorContext {
   /** The bucket, index or state file. */
-  file?: string;
-  /** Byte offset in the file (of the record mark for record-level problems). */
-  offset?: number;
+  readonly file?: string;
+  /** Byte offset in the file (of the record mark for record-level problems); undefined when there is none. */
+  readonly offset?: number;
   /** The field or JSON path, e.g. `currentBuckets[3].next.output`. */
-  field?: string;
-  cause?: unknown;
+  readonly field?: string;
+  readonly cause?: unknown;
 }
 
-/** Malformed input, a missing or unreadable file, or a broken rule; `code` says which, the context says where. */
-export class BucketError extends Error {
+/**
+ * Malformed input, a missing or unreadable file, or a broken rule; `code` says which, the context says where. The
+ * shape (read-only `code`, `detail`, `file`, `offset`, `field`, `cause`; the message
+ * `CODE in FILE at offset N field F: detail`, built once) is @strata/base's StrataError.
+ */
+export class BucketError extends StrataError<BucketErrorCode> {
   override readonly name = 'BucketError';
-  readonly code: BucketErrorCode;
-  readonly detail: string;
-  readonly file: string | undefined;
-  readonly offset: number | undefined;
-  readonly field: string | undefined;
 
   constructor(code: BucketErrorCode, detail: string, context: BucketErrorContext = {}) {
+    // A caller may construct one too (custom Mergers report failures with it): arguments that cannot make one are
+    // INVALID_ARGUMENT, never a TypeError from formatting them.
     const problem = contextProblem(code, detail, context);
     if (problem !== undefined) throw new BucketError('INVALID_ARGUMENT', problem, { field: 'BucketError' });
-    const parts: string[] = [code];
-    if (context.file !== undefined) parts.push(`in ${context.file}`);
-    if (context.offset !== undefined) parts.push(`at offset ${context.offset}`);
-    if (context.field !== undefined) parts.push(`field ${context.field}`);
-    super(`${parts.join(' ')}: ${detail}`, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
-    this.detail = detail;
-    this.file = context.file;
-    this.offset = context.offset;
-    this.field = context.field;
+    super(code, detail, context);
   }
 }
 
@@ -98,8 +91,7 @@ function contextProblem(code: unknown, detail: unknown, context: unknown): strin
  */
 export function entryError(error: unknown, file: string | undefined, payloadOffset: number): never {
   if (!(error instanceof LedgerKeyError)) throw error;
-  const inner: number | undefined = error.offset;
-  const offset = inner !== undefined && inner >= 0 ? payloadOffset + inner : payloadOffset;
+  const offset = error.offset === undefined ? payloadOffset : payloadOffset + error.offset;
   throw new BucketError('BAD_ENTRY', `${error.code}: ${error.message}`, {
     ...(file === undefined ? {} : { file }),
     offset,
@@ -112,11 +104,6 @@ export function entryError(error: unknown, file: string | undefined, payloadOffs
 export function ioError(error: unknown, file: string, action: string): BucketError {
   if (error instanceof BucketError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: string } | null)?.code === 'ENOENT' ? 'MISSING_BUCKET' : 'IO';
+  const code = isErrnoError(error) && error.code === 'ENOENT' ? 'MISSING_BUCKET' : 'IO';
   return new BucketError(code, `${action}: ${message}`, { file, cause: error });
-}
-
-/** Crashes loudly when an internal invariant does not hold. A failed assert is a bug here, never bad input. */
-export function assert(condition: boolean, message: string): asserts condition {
-  if (!condition) throw new Error(`@strata/bucket-list invariant violated: ${message}`);
 }

@@ -1,15 +1,17 @@
 ;; The inner loop of a file merge in WebAssembly: stellar-core's mergeInternal over two buffers of record-marked bucket
-;; entries, writing the merged records into an output window. src/merge-loop.ts drives it (refills the inputs, drains
-;; the output, turns statuses into BucketErrors) and builds its rules from the kind's KindOps, so the case table,
-;; which records are tombstones and what a key-only record is are still decided in one place (src/kind.ts). Compiled
-;; to src/merge-loop-wasm.ts by `node scripts/build-wasm.mjs`; test/merge-loop-wasm.test.ts fails if they drift apart.
+;; entries, writing the merged records into an output window. src/merge/wasm-merge-loop.ts drives it (refills the
+;; inputs, drains the output, turns statuses into BucketErrors) and builds its rules from the kind's KindOps, so the
+;; case table, which records are tombstones and what a key-only record is are still decided in one place
+;; (src/kind.ts). Compiled to src/merge-loop-wasm.ts by `pnpm build:wasm` (strata-wasm-build);
+;; test/wasm-merge-loop.test.ts fails if they drift apart.
 ;;
 ;; Why WebAssembly: in JavaScript a merge spent ~240 ns per record on the main thread (record marks and key prefixes
 ;; read byte by byte, the comparator called across the JS/wasm boundary, a run bookkeeping step per record); here a
 ;; record is a mark check, one call of ledger-key's comparator (in the same memory, no copy) and a memory.copy.
 ;;
-;; The module runs in a KeyedRecordArena of @strata/ledger-key: it imports the arena's memory and its in-place
-;; comparator, compareKeyedAt(addressA, aIsEntry, addressB, bIsEntry). Both inputs come from verified buckets
+;; The module runs in a KeyedRecordArena of @strata/ledger-key: it imports the arena's memory, its in-place
+;; comparator, compareKeyedAt(addressA, aIsEntry, addressB, bIsEntry), and its ABI version (an i32 global, so an arena
+;; without one fails to link; the driver refuses one whose version is not MERGE_LOOP_ARENA_ABI). Both inputs come from verified buckets
 ;; (hash-checked, every entry validated when they entered the list), so records are ordered by their keys without
 ;; validating them again, as the JavaScript merge does. Marks are still checked: a malformed one is reported, never
 ;; followed.
@@ -20,6 +22,7 @@
 (module
   (import "arena" "memory" (memory 1))
   (import "arena" "compareKeyedAt" (func $compareKeyedAt (param i32 i32 i32 i32) (result i32)))
+  (import "arena" "abiVersion" (global i32))
 
   (global $a (export "a") (mut i32) (i32.const 0))
   (global $aEnd (export "aEnd") (mut i32) (i32.const 0))
@@ -63,7 +66,7 @@
     (local.get $len))
 
   ;; Merges until an input needs bytes, the output window is full, something is wrong or both inputs are exhausted;
-  ;; returns why (the driver's STATUS table in merge-loop.ts):
+  ;; returns why (the driver's STATUS table in wasm-merge-loop.ts):
   ;;   0 / 1  NEED_A / NEED_B        that input's next record is not all in memory and its file goes on
   ;;   2      OUT_FULL               the next record to write does not fit in [out, outEnd)
   ;;   3      DONE                   both inputs are exhausted

@@ -4,7 +4,8 @@
 // critical path of a ledger close (level 0, point lookups), where a promise per read would cost more than it saves.
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { assert, BucketError, ioError } from './errors.js';
+import { assert } from '@strata/base';
+import { BucketError, ioError } from './errors.js';
 import { WriteBehind } from './write-behind.js';
 
 /** Largest payload a record may carry. Ledger entries are bounded far below this (contract code ≤ a few hundred KiB). */
@@ -422,17 +423,4 @@ function putRecord(into: Uint8Array, p: number, payload: Uint8Array, type: numbe
     into[p + 7] = type & 0xff;
   }
   return p + 4 + length;
-}
-
-/** Makes renames inside `directory` durable (POSIX: fsync the directory). */
-export function fsyncDirectory(directory: string): void {
-  let fd = -1;
-  try {
-    fd = openSync(directory, 'r');
-    fsyncSync(fd);
-  } catch (error) {
-    throw ioError(error, directory, 'fsync directory');
-  } finally {
-    if (fd >= 0) closeSync(fd);
-  }
 }

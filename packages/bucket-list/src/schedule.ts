@@ -2,8 +2,10 @@
 // restartMerges; spec §5.2-5.4), written once over an abstract bucket type B. The real list (BucketManager, in
 // bucket-manager.ts) plugs in bucket files and worker-thread merges; the spill-schedule test (test/schedule.test.ts)
 // plugs in ledger ranges. Nothing here does I/O.
+
+import { assert } from '@strata/base';
 import { requireFunction, requireObject, requireUint32 } from './arguments.js';
-import { assert, BucketError } from './errors.js';
+import { BucketError } from './errors.js';
 import { FIRST_PROTOCOL_SHADOWS_REMOVED } from './kind.js';
 import { floorTo, half, mergeDeadline, mergesWithEmptyCurr, NUM_LEVELS, spills } from './levels.js';
 

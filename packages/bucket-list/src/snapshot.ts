@@ -1,13 +1,14 @@
 // Immutable views of the BucketList at one ledger (stellar-core BucketListSnapshot, spec §6-7): the 22 slots of each
 // list, newest first, pinned so their files outlive later ledgers and merges until the snapshot is released. Point
 // loads, bulk loads, raw scans of one type in one bucket, and the loser-tree scan of current live entries.
-import { compareLedgerKeys, OrderKey } from '@strata/ledger-key';
+import { compareLedgerKeys } from '@strata/ledger-key';
 import { requireEntryType, requireFunction, requireInteger, requireObject, requireUint32 } from './arguments.js';
-import { BucketError, entryError } from './errors.js';
-import { PageIndex, type PageScanCheck } from './index/page-index.js';
-import { checkQueryKey } from './index/record-key.js';
+import { PageIndex, type PageScanCheck } from './bucket-index/page-index.js';
+import { checkQueryKey } from './bucket-index/record-key.js';
+import { BucketError } from './errors.js';
 import { type BucketKind, DEAD_ENTRY, HOT_LIVE, kindOps, recordType } from './kind.js';
 import { NUM_LEVELS } from './levels.js';
+import { LoserTree, type LoserTreeCursor } from './loser-tree.js';
 import { RecordReader } from './record-io.js';
 
 /** What a snapshot needs of a bucket: its file, its index (absent for the empty bucket), and a pin count. */
@@ -98,15 +99,9 @@ export class BucketListSnapshot {
     requireInteger(slot, 'slot', 0, live.length - 1);
     requireEntryType(type, 'type');
     requireFunction(callback, 'callback');
-    const bucket = live[slot]!;
-    const range = bucket.index?.typeRanges.get(type);
-    if (range === undefined || bucket.file.path === undefined) return;
-    const reader = new RecordReader(bucket.file.path, {
-      start: range.start,
-      end: range.end,
-      bufferSize: SCAN_BUFFER_BYTES,
-    });
-    const check = scanCheckOf(bucket, range.start);
+    const cursor = openTypeCursor(live[slot]!, type);
+    if (cursor === undefined) return;
+    const { reader, check } = cursor;
     try {
       while (reader.next()) {
         check?.record(reader.buffer, reader.payloadStart, reader.payloadEnd, reader.recordOffset);
@@ -127,7 +122,7 @@ export class BucketListSnapshot {
   scanCurrentLiveEntries(type: number, callback: (entry: Uint8Array) => void): number {
     requireEntryType(type, 'type');
     requireFunction(callback, 'callback');
-    const tree = new LoserTree(this.usable().live, type);
+    const tree = new LoserTree(openTypeCursors(this.usable().live, type));
     try {
       let emitted = 0;
       for (let entry = tree.next(); entry !== undefined; entry = tree.next()) {
@@ -147,7 +142,7 @@ export class BucketListSnapshot {
    */
   async *liveEntries(type: number): AsyncGenerator<Uint8Array, void, undefined> {
     requireEntryType(type, 'type');
-    const tree = new LoserTree(this.usable().live, type);
+    const tree = new LoserTree(openTypeCursors(this.usable().live, type));
     try {
       for (let entry = tree.next(); entry !== undefined; entry = tree.next()) {
         yield entry;
@@ -256,128 +251,29 @@ function bulkLoad(
   return results;
 }
 
-/**
- * The loser tree over one cursor per slot (spec §7.1). Leaves t[n..2n) hold cursor indices (-1 when exhausted);
- * internal nodes t[1..n) the loser of the match played there; t[0] the winner. "a beats b": an exhausted cursor
- * never wins; otherwise the smaller key, and on equal keys the smaller index (the newer bucket).
- */
-class LoserTree {
-  private readonly readers: RecordReader[] = [];
-  /** Each cursor's check of its bucket's loaded index (undefined for indexes built from the bucket). */
-  private readonly checks: (PageScanCheck | undefined)[] = [];
-  private readonly tree: Int32Array;
-  private readonly n: number;
-  /** Each cursor's current key as an order key (memcmp order = key order), made once per record. */
-  private readonly keys: OrderKey[] = [];
-  /** The last key taken off the tree, to skip the older versions that follow it. */
-  private readonly lastKey = new OrderKey();
-  private hasLast = false;
-  /** The last live record taken off the tree, copied before its cursor moved on; entries are views of it. */
-  private last: Uint8Array = new Uint8Array(512);
-
-  constructor(slots: readonly SnapshotBucket[], type: number) {
-    try {
-      for (const bucket of slots) {
-        const range = bucket.index?.typeRanges.get(type);
-        if (range === undefined || bucket.file.path === undefined) continue;
-        const reader = new RecordReader(bucket.file.path, {
-          start: range.start,
-          end: range.end,
-          bufferSize: SCAN_BUFFER_BYTES,
-        });
-        this.readers.push(reader);
-        this.checks.push(scanCheckOf(bucket, range.start));
-        this.keys.push(new OrderKey());
-      }
-    } catch (error) {
-      for (const reader of this.readers) reader.close();
-      throw error;
+/** A reader over `type`'s records in each slot that has any, newest first, with its index's check (for LoserTree). */
+function openTypeCursors(slots: readonly SnapshotBucket[], type: number): LoserTreeCursor[] {
+  const cursors: LoserTreeCursor[] = [];
+  try {
+    for (const bucket of slots) {
+      const cursor = openTypeCursor(bucket, type);
+      if (cursor !== undefined) cursors.push(cursor);
     }
-    const n = this.readers.length;
-    this.n = n;
-    this.tree = new Int32Array(Math.max(2 * n, 1)).fill(-1);
-    for (let j = 0; j < n; j++) this.tree[n + j] = this.advance(j) ? j : -1;
-    if (n > 0) this.tree[0] = this.build(1);
+  } catch (error) {
+    for (const cursor of cursors) cursor.reader.close();
+    throw error;
   }
+  return cursors;
+}
 
-  /** The next live entry (a view valid until the next call), or undefined when every cursor is done. */
-  next(): Uint8Array | undefined {
-    const t = this.tree;
-    for (;;) {
-      const w = t[0]!;
-      if (w < 0) return undefined;
-      const key = this.keys[w]!;
-      let result: Uint8Array | undefined;
-      if (!this.hasLast || key.compare(this.lastKey) !== 0) {
-        // The newest version of a new key (older versions of it follow and compare equal to lastKey).
-        this.lastKey.setFrom(key);
-        this.hasLast = true;
-        const reader = this.readers[w]!;
-        const buffer = reader.buffer;
-        const start = reader.payloadStart;
-        const end = reader.payloadEnd;
-        if (buffer[start + 3] !== DEAD_ENTRY || buffer[start] !== 0) {
-          // Copied before the cursor moves on (a refill may overwrite its read buffer).
-          const length = end - start - 4;
-          if (length > this.last.length) this.last = new Uint8Array(length * 2);
-          this.last.set(buffer.subarray(start + 4, end));
-          result = this.last.subarray(0, length);
-        }
-      }
-      // Replace the winner by its cursor's next record and replay its path to the root.
-      let candidate = this.advance(w) ? w : -1;
-      t[this.n + w] = candidate;
-      for (let i = (this.n + w) >> 1; i >= 1; i >>= 1) {
-        const stored = t[i]!;
-        if (this.beats(stored, candidate)) {
-          t[i] = candidate;
-          candidate = stored;
-        }
-      }
-      t[0] = candidate;
-      if (result !== undefined) return result;
-    }
-  }
-
-  close(): void {
-    for (const reader of this.readers) reader.close();
-  }
-
-  private build(node: number): number {
-    if (node >= this.n) return this.tree[node]!;
-    const left = this.build(2 * node);
-    const right = this.build(2 * node + 1);
-    if (this.beats(left, right)) {
-      this.tree[node] = right;
-      return left;
-    }
-    this.tree[node] = left;
-    return right;
-  }
-
-  /** Moves cursor j to its next record and makes its order key; false when its type range is done. */
-  private advance(j: number): boolean {
-    const reader = this.readers[j]!;
-    if (!reader.next()) return false;
-    const buffer = reader.buffer;
-    const start = reader.payloadStart;
-    this.checks[j]?.record(buffer, start, reader.payloadEnd, reader.recordOffset);
-    const tombstone =
-      buffer[start] === 0 && buffer[start + 1] === 0 && buffer[start + 2] === 0 && buffer[start + 3] === DEAD_ENTRY;
-    try {
-      if (tombstone) this.keys[j]!.setFromKey(buffer, start + 4, reader.payloadEnd);
-      else this.keys[j]!.setFromEntry(buffer, start + 4);
-    } catch (error) {
-      entryError(error, reader.path, reader.recordOffset + 8);
-    }
-    return true;
-  }
-
-  /** a beats b: an exhausted cursor never wins; else the smaller key; on equal keys the newer slot (smaller index). */
-  private beats(a: number, b: number): boolean {
-    if (a < 0) return false;
-    if (b < 0) return true;
-    const order = this.keys[a]!.compare(this.keys[b]!);
-    return order < 0 || (order === 0 && a < b);
-  }
+/** A reader over `type`'s records in `bucket` and its index's check, or undefined when it holds none of them. */
+function openTypeCursor(bucket: SnapshotBucket, type: number): LoserTreeCursor | undefined {
+  const range = bucket.index?.typeRanges.get(type);
+  if (range === undefined || bucket.file.path === undefined) return undefined;
+  const reader = new RecordReader(bucket.file.path, {
+    start: range.start,
+    end: range.end,
+    bufferSize: SCAN_BUFFER_BYTES,
+  });
+  return { reader, check: scanCheckOf(bucket, range.start) };
 }

@@ -28,7 +28,6 @@ import {
   toBytes,
 } from '../../ledger-key/test/arbitraries.js';
 import { type BucketFile, verifyBucketFile, writeBucket } from '../src/bucket-file.js';
-import { BucketError } from '../src/errors.js';
 import {
   type BucketIndex,
   BucketIndexBuilder,
@@ -36,11 +35,12 @@ import {
   type IndexOptions,
   indexPathOf,
   openBucketIndex,
-} from '../src/index/bucket-index.js';
-import { indexChecksum } from '../src/index/index-file.js';
-import { PageIndex } from '../src/index/page-index.js';
+} from '../src/bucket-index/bucket-index.js';
+import { indexChecksum } from '../src/bucket-index/index-file.js';
+import { PageIndex } from '../src/bucket-index/page-index.js';
+import { BucketError } from '../src/errors.js';
 import { type BucketKind, encodeMeta, FIRST_PROTOCOL_INIT_AND_META, kindOps, META, recordType } from '../src/kind.js';
-import { freshLiveEntries } from '../src/merge.js';
+import { freshLiveEntries } from '../src/merge/bucket-merge.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 

@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seededRandom, withTempDir } from '@strata/test-kit';
+import { hex, seededRandom, withTempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { BucketManager, type BucketManagerOptions } from '../src/bucket-manager.js';
 import { BucketError } from '../src/errors.js';
-import { referencedBucketHashes } from '../src/has.js';
-import { BatchStream, hex, Oracle, poolKey } from './support.js';
+import { referencedBucketHashes } from '../src/history-archive-state.js';
+import { BatchStream, Oracle, poolKey } from './support.js';
 
 const POOL = 120;
 const keys = Array.from({ length: POOL }, (_, n) => poolKey(n));

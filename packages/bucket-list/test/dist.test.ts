@@ -1,4 +1,4 @@
-// The built package (dist/, what users import) runs its merges in worker threads loading dist/merge-worker.js, and
+// The built package (dist/, what users import) runs its merges in worker threads loading dist/merge/merge-worker.js, and
 // reaches the same list hash as the TypeScript sources with inline merges. The dist run happens in a child process
 // without the `strata-source` export condition, so every @strata import there resolves to dist/ as for a user.
 // `npm test` builds before testing.

@@ -10,7 +10,7 @@
 import { propertyParams, seededRandom } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BinaryFuse16, buildFuseFilter, FuseHashCollector, fuseDimensions } from '../src/index/fuse-filter.js';
+import { BinaryFuse16, buildFuseFilter, FuseHashCollector, fuseDimensions } from '../src/bucket-index/fuse-filter.js';
 
 function collect(keys: readonly Uint8Array[], seed = 0x1234_5678_9abc_def0n): BinaryFuse16 | undefined {
   const collector = new FuseHashCollector(seed);

@@ -13,18 +13,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { xxh3 } from '@node-rs/xxhash';
 import { compareLedgerKeys, encodeLedgerEntry, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
-import { tempDir } from '@strata/test-kit';
+import { hex, tempDir } from '@strata/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BucketFile, emptyBucket, writeBucket } from '../src/bucket-file.js';
+import { type BucketIndex, type IndexOptions, indexPathOf, openBucketIndex } from '../src/bucket-index/bucket-index.js';
+import { FuseHashCollector } from '../src/bucket-index/fuse-filter.js';
+import { decodeIndexFile, encodeIndexFile } from '../src/bucket-index/index-file.js';
+import { indexChecks, type PageIndex } from '../src/bucket-index/page-index.js';
 import { BucketManager } from '../src/bucket-manager.js';
 import type { BucketError } from '../src/errors.js';
-import { type BucketIndex, type IndexOptions, indexPathOf, openBucketIndex } from '../src/index/bucket-index.js';
-import { FuseHashCollector } from '../src/index/fuse-filter.js';
-import { decodeIndexFile, encodeIndexFile } from '../src/index/index-file.js';
-import { indexChecks, type PageIndex } from '../src/index/page-index.js';
-import { freshLiveEntries } from '../src/merge.js';
+import { freshLiveEntries } from '../src/merge/bucket-merge.js';
 import { BucketListSnapshot } from '../src/snapshot.js';
-import { hex, poolEntry, poolKey } from './support.js';
+import { poolEntry, poolKey } from './support.js';
 
 /** The trailer FORMAT.md prescribes for the file's version: XXH3-64 of the body, seeded from version 2 on. */
 function resign(bytes: Uint8Array): Uint8Array {

@@ -1,22 +1,29 @@
 // Bucket files and merges: stellar-core's equal-key case table cell by cell (files and in memory), tombstone
 // dropping at the bottom level, protocol rules, fresh batches, the exact file format and hash, and the errors.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareBucketEntries, compareHotArchiveBucketEntries, encodeLedgerEntry } from '@strata/ledger-key';
-import { seededRandom } from '@strata/test-kit';
-import { afterAll, describe, expect, it } from 'vitest';
+import {
+  compareBucketEntries,
+  compareHotArchiveBucketEntries,
+  encodeLedgerEntry,
+  ledgerKeyOfEntry,
+} from '@strata/ledger-key';
+import { hex, seededRandom, tempDir } from '@strata/test-kit';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type BucketFile, BucketInput, emptyBucket, verifyBucketFile, writeBucket } from '../src/bucket-file.js';
 import { BucketError } from '../src/errors.js';
 import { bucketRecord, DEAD_ENTRY, encodeMeta, HOT_ARCHIVED, HOT_LIVE, INIT_ENTRY, LIVE_ENTRY } from '../src/kind.js';
-import { freshHotArchiveEntries, freshLiveEntries, mergeArrays, mergeBucketFiles } from '../src/merge.js';
+import { freshHotArchiveEntries, freshLiveEntries, mergeArrays, mergeBucketFiles } from '../src/merge/bucket-merge.js';
 import { RecordReader, RecordWriter } from '../src/record-io.js';
-import { hex, poolEntry, poolKey } from './support.js';
+import { oracleMerge } from './merge-oracle.js';
+import { poolEntry, poolKey } from './support.js';
 
-// One directory for the whole file (tempDir is per test; these tests share small buckets).
-const dir = { path: mkdtempSync(join(tmpdir(), 'strata-bucket-merge-')) };
-afterAll(() => rmSync(dir.path, { recursive: true, force: true }));
+// A fresh directory for each test (test-kit's tempDir, removed when the test finishes).
+const dir = { path: '' };
+beforeEach(() => {
+  dir.path = tempDir('bucket-merge');
+});
 
 const tag = bucketRecord;
 const init = (n: number, v: number) => tag(INIT_ENTRY, poolEntry(n, v));
@@ -35,6 +42,11 @@ function recordOffsets(bytes: Uint8Array): number[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let at = 0; at < bytes.length; at += 4 + (view.getUint32(at) & 0x7fffffff)) offsets.push(at);
   return offsets;
+}
+
+/** The LedgerKey of a live bucket record (a DEAD record holds the key itself). */
+function ledgerKeyOfRecord(record: Uint8Array): Uint8Array {
+  return record[3] === DEAD_ENTRY ? record.subarray(4) : ledgerKeyOfEntry(record.subarray(4));
 }
 
 function entriesOf(bucket: BucketFile): string[] {
@@ -161,7 +173,7 @@ function randomInputs(
   return { older, newer };
 }
 
-describe('file merges against the in-memory merge (runs of records, buffer refills, tombstones)', () => {
+describe('file merges against an independent concat-sort-dedupe oracle (runs of records, buffer refills, tombstones)', () => {
   // Read buffers from smaller than one record (every record grows or refills the buffer, every run is flushed
   // before a refill) to larger than both files (whole-file runs, the tail of one input in one copy).
   const bufferSizes = [4, 60, 256, 1024, 1 << 20];
@@ -176,7 +188,8 @@ describe('file merges against the in-memory merge (runs of records, buffer refil
           const { older, newer } = randomInputs(kind, 11 + skew * 10 + (kind === 'live' ? 0 : 100), 160, skew);
           const olderFile = bucketOf(kind, older);
           const newerFile = bucketOf(kind, newer);
-          const expected = mergeArrays(kind, older, newer, keepTombstones);
+          const expected = oracleMerge(kind, older, newer, keepTombstones);
+          expect(mergeArrays(kind, older, newer, keepTombstones).map(hex)).toEqual(expected.map(hex));
           // The same records through BucketOutput.put one by one: the bytes a file merge must reproduce.
           const reference = writeBucket(dir.path, kind, 23, expected, { fsync: false, keepTombstones });
           for (const readBufferSize of bufferSizes) {
@@ -197,11 +210,28 @@ describe('file merges against the in-memory merge (runs of records, buffer refil
     }
   }
 
+  it('negative control: deliberately wrong merges fail the oracle check', () => {
+    // Hot archive: the inputs swapped, so the older record wins each equal key.
+    const hot = randomInputs('hot-archive', 23, 120, 1);
+    const swapped = mergeBucketFiles(dir.path, bucketOf('hot-archive', hot.newer), bucketOf('hot-archive', hot.older), {
+      maxProtocolVersion: 23,
+      keepTombstones: true,
+      fsync: false,
+    });
+    expect(entriesOf(swapped)).not.toEqual(oracleMerge('hot-archive', hot.older, hot.newer, true).map(hex));
+    // Live: newest wins but without the INIT/DEAD rules (INIT + DEAD not annihilated, INIT + LIVE not kept INIT).
+    const { older, newer } = randomInputs('live', 23, 120, 1);
+    const newest = new Map<string, Uint8Array>();
+    for (const record of [...older, ...newer]) newest.set(hex(ledgerKeyOfRecord(record)), record);
+    const naive = [...newest.values()].sort(compareBucketEntries);
+    expect(entriesOf(bucketOf('live', naive))).not.toEqual(oracleMerge('live', older, newer, true).map(hex));
+  });
+
   it('one empty input: the other is copied whole (tombstones dropped at the bottom level)', () => {
     const { older } = randomInputs('live', 5, 60, 0);
     const olderFile = bucketOf('live', older);
     for (const keepTombstones of [true, false]) {
-      const expected = mergeArrays('live', older, [], keepTombstones);
+      const expected = oracleMerge('live', older, [], keepTombstones);
       const reference = writeBucket(dir.path, 'live', 23, expected, { fsync: false, keepTombstones });
       for (const [a, b] of [
         [olderFile, emptyBucket('live')],
@@ -228,7 +258,7 @@ describe('file merges against the in-memory merge (runs of records, buffer refil
         fsync: false,
         readBufferSize: 32,
       });
-      const expected = mergeArrays('live', older, newer, keepTombstones);
+      const expected = oracleMerge('live', older, newer, keepTombstones);
       expect(merged.protocolVersion).toBe(0); // no META to say which: as stellar-core, the version is 0
       expect(entriesOf(merged)).toEqual(expected.map(hex));
       expect(merged.hash).toBe(writeBucket(dir.path, 'live', 0, expected, { fsync: false }).hash);

@@ -3,10 +3,8 @@
 // batches into plain Maps — the simple model every list test compares against.
 import { createHash } from 'node:crypto';
 import { encodeLedgerEntry, type LedgerEntry, ledgerKeyOfEntry } from '@strata/ledger-key';
-import { seededRandom, withTempDir } from '@strata/test-kit';
-import type { HotArchiveBatch, LiveBatch } from '../src/merge.js';
-
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+import { hex, seededRandom, withTempDir } from '@strata/test-kit';
+import type { HotArchiveBatch, LiveBatch } from '../src/merge/bucket-merge.js';
 
 function id32(label: string, n: number): Uint8Array {
   return new Uint8Array(createHash('sha256').update(`${label}:${n}`).digest());
@@ -168,8 +166,6 @@ export class BatchStream {
     return { live: { init, live, dead }, hot };
   }
 }
-
-export { hex };
 
 /** What `listHashAfter` needs of a BucketManager class (the source one, or the built one from dist/). */
 export interface ManagerClass {

@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mergeInputs } from '../bench/data.js';
 import { writeBucket } from '../src/bucket-file.js';
 import { BucketError } from '../src/errors.js';
-import { mergeBucketFiles } from '../src/merge.js';
+import { mergeBucketFiles } from '../src/merge/bucket-merge.js';
 import { RecordWriter } from '../src/record-io.js';
 import { WRITE_BEHIND_CHUNK, WriteBehind } from '../src/write-behind.js';
 

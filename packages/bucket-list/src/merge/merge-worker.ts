@@ -1,10 +1,11 @@
 // Worker-thread entry: runs file merges for the main thread's WorkerMerger and indexes their outputs. One job at a
 // time per worker; results and errors go back as plain data.
 import { parentPort } from 'node:worker_threads';
-import { type MergeJob, runMergeJob, serializeError } from './merger.js';
+import { assert } from '@strata/base';
+import { type MergeJob, runMergeJob, serializeError } from './worker-merger.js';
 
 const port = parentPort;
-if (port === null) throw new Error('merge-worker.ts must run in a worker thread');
+assert(port !== null, 'merge-worker.ts must run in a worker thread');
 
 port.on('message', (message: { id: number; job: MergeJob }) => {
   try {

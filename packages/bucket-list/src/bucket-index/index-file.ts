@@ -3,15 +3,13 @@
 // checksum) and rebuilt from the bucket otherwise, so nothing here throws for a bad file; decoding returns the
 // reason instead. Written whole to a temporary file, fsynced and renamed, so a crash leaves the old file, the new
 // one, or none — never a torn one (and a torn one would fail its checksum anyway).
-import { closeSync, fstatSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { xxh3 } from '@node-rs/xxhash';
+import { assert, writeFileAtomicSync } from '@strata/base';
 import { compareLedgerKeys, LedgerKeyError, validateLedgerKey } from '@strata/ledger-key';
-import { TEMP_PREFIX } from '../bucket-file.js';
-import { assert, ioError } from '../errors.js';
+import { ioError } from '../errors.js';
 import type { BucketKind } from '../kind.js';
-import { fsyncDirectory, readAt } from '../record-io.js';
+import { readAt } from '../record-io.js';
 import { BinaryFuse16 } from './fuse-filter.js';
 import type { PageTable } from './page-index.js';
 
@@ -272,29 +270,11 @@ export function readIndexFile(path: string, maxBytes: number): Uint8Array | stri
   }
 }
 
-let tempCounter = 0;
-
-/** Writes `bytes` to `path` atomically: temporary file in the same directory, fsync, rename, fsync of the directory. */
+/** Writes `bytes` to `path` atomically (@strata/base: temporary sibling, fsync, rename, fsync of the directory). */
 export function writeIndexFile(path: string, bytes: Uint8Array): void {
-  const dir = dirname(path);
-  const tempPath = join(dir, `${TEMP_PREFIX}${process.pid}-${threadId}-${tempCounter++}.index`);
-  let fd = -1;
   try {
-    fd = openSync(tempPath, 'w');
-    let done = 0;
-    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = -1;
-    renameSync(tempPath, path);
+    writeFileAtomicSync(path, bytes);
   } catch (error) {
-    if (fd >= 0) closeSync(fd);
-    try {
-      unlinkSync(tempPath);
-    } catch {
-      // never created, or already renamed
-    }
     throw ioError(error, path, 'write index');
   }
-  fsyncDirectory(dir);
 }

@@ -16,7 +16,6 @@ import { requireFunction } from '../arguments.js';
 import { BucketError } from '../errors.js';
 import { META } from '../kind.js';
 import { readAt } from '../record-io.js';
-import type { BucketIndex, TypeRange } from './bucket-index.js';
 import type { BinaryFuse16 } from './fuse-filter.js';
 import {
   checkAscending,
@@ -32,6 +31,7 @@ import {
   recordKeyPrefix,
   recordLengthAt,
 } from './record-key.js';
+import type { BucketIndex, TypeRange } from './types.js';
 
 /** The page table: what the builder produces and the index file stores. */
 export interface PageTable {

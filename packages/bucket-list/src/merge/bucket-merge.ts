@@ -1,9 +1,9 @@
 // Two-way merges of sorted buckets (spec §4) and fresh buckets from a ledger's batch (§4.5). The walk is written three
-// times: mergeCursors over a minimal cursor (level 0's in-memory arrays); the WebAssembly loop of merge-loop.ts over
+// times: mergeCursors over a minimal cursor (level 0's in-memory arrays); the WebAssembly loop of wasm-merge-loop.ts over
 // the records in its read buffers (file merges of levels ≥ 1, in worker threads: the hot path); and FileMerge, its
 // JavaScript twin for pre-11 buckets and records too large for the loop's buffers. All take their decisions from the
 // same KindOps (the loop through a table built from it); test/merge.test.ts checks they write the same records.
-import { LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
+import { KeyedRecordArena, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
 import {
   requireBoolean,
   requireBucketFile,
@@ -13,16 +13,16 @@ import {
   requireOptionalBoolean,
   requireString,
   requireUint32,
-} from './arguments.js';
+} from '../arguments.js';
 import {
   type BucketFile,
   BucketOutput,
   type OpenedRecords,
   type OutputOptions,
   openBucketRecords,
-} from './bucket-file.js';
-import { BucketError, entryError } from './errors.js';
-import { comparePrefixes, compareRecordsAt, int32At, recordKeyPrefix } from './index/record-key.js';
+} from '../bucket-file.js';
+import { comparePrefixes, compareRecordsAt, int32At, recordKeyPrefix } from '../bucket-index/record-key.js';
+import { BucketError, entryError } from '../errors.js';
 import {
   ANNIHILATED,
   type BucketKind,
@@ -37,10 +37,10 @@ import {
   LIVE_ENTRY,
   recordType,
   retyped,
-} from './kind.js';
-import { MERGE_LOOP_REGION, MergeLoop } from './merge-loop.js';
-import { MAX_RECORD_BYTES, type RecordReader } from './record-io.js';
-import { WRITE_BEHIND_CHUNK } from './write-behind.js';
+} from '../kind.js';
+import { MAX_RECORD_BYTES, type RecordReader } from '../record-io.js';
+import { WRITE_BEHIND_CHUNK } from '../write-behind.js';
+import { MERGE_LOOP_ARENA_BYTES, MERGE_LOOP_REGION, MergeLoop } from './wasm-merge-loop.js';
 
 /** What the merge loop needs of an input: the current payload (undefined at the end) and a step. */
 export interface MergeCursor {
@@ -128,7 +128,7 @@ export interface MergeOptions extends OutputOptions {
 const DEFAULT_READ_BUFFER = MERGE_LOOP_REGION;
 
 /**
- * This thread's WebAssembly merge loop (see merge-loop.ts), created at the first file merge and kept; undefined while
+ * This thread's WebAssembly merge loop (see wasm-merge-loop.ts), created at the first file merge and kept; undefined while
  * a merge holds it (merges are synchronous, so that is only ever one).
  */
 let idleLoop: MergeLoop | undefined;
@@ -136,12 +136,15 @@ let loopCreated = false;
 
 function takeLoop(): MergeLoop | undefined {
   if (!loopCreated) {
-    loopCreated = true;
+    let arena: KeyedRecordArena | undefined;
     try {
-      idleLoop = new MergeLoop();
+      arena = new KeyedRecordArena(MERGE_LOOP_ARENA_BYTES);
     } catch {
       // No WebAssembly memory to be had (an embedder without wasm, or none left): FileMerge does the work.
     }
+    // An arena the loop cannot run in (another ABI version) is a broken install: thrown by every merge, not hidden.
+    if (arena !== undefined) idleLoop = new MergeLoop(arena);
+    loopCreated = true;
   }
   const loop = idleLoop;
   idleLoop = undefined;
@@ -279,7 +282,7 @@ function viewOf(reader: RecordReader): Uint8Array {
 /**
  * mergeCursors over two RecordReaders without a view per record: keys are ordered by their prefixes read in place,
  * and when prefixes tie by compareRecordsAt, also in place (both inputs come from verified buckets). The JavaScript
- * twin of the WebAssembly loop (merge-loop.ts): it merges buckets of protocols before 11 (whose records go through
+ * twin of the WebAssembly loop (wasm-merge-loop.ts): it merges buckets of protocols before 11 (whose records go through
  * BucketOutput.put, which enforces that era's type rules) and inputs with a record larger than the loop's buffers. Output is copied
  * in runs: consecutive records of one input that go out unchanged (or retyped: the new discriminant is written into
  * the read buffer first, which the merge owns) extend a pending byte range of that input's buffer, copied to the

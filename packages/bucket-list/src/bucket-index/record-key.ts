@@ -13,7 +13,11 @@ import { BucketError } from '../errors.js';
 /** The discriminant shared by both kinds' key-only records (live DEADENTRY, hot-archive LIVE). */
 export const KEY_RECORD = 1;
 
-/** Big-endian int32 at `at` (the caller has checked the bounds). */
+/**
+ * Big-endian int32 at `at` (the caller has checked the bounds). Not ledger-key's `readU32(bytes, at) | 0`: that is a
+ * public function and checks its arguments (a Uint8Array, a safe-integer offset, the bounds) on every call, and this
+ * runs several times per record in the JavaScript merge and the index scans.
+ */
 export function int32At(bytes: Uint8Array, at: number): number {
   return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
 }

@@ -8,25 +8,29 @@
 // per merge, so kind.ts stays the one place they are written. A record larger than a region (1 MiB; real entries are
 // at most a few hundred KiB) stops the loop: the caller starts the merge over with the JavaScript FileMerge, which
 // grows its buffers.
-import { KeyedRecordArena } from '@strata/ledger-key';
-import type { BucketOutput, OpenedRecords } from './bucket-file.js';
-import { BucketError } from './errors.js';
-import { int32At, KEY_RECORD } from './index/record-key.js';
-import { ANNIHILATED, type KindOps } from './kind.js';
-import { MERGE_LOOP_WASM_BASE64 } from './merge-loop-wasm.js';
-import type { RecordReader } from './record-io.js';
+import { assert } from '@strata/base';
+import type { KeyedRecordArena } from '@strata/ledger-key';
+import type { BucketOutput, OpenedRecords } from '../bucket-file.js';
+import { int32At, KEY_RECORD } from '../bucket-index/record-key.js';
+import { BucketError } from '../errors.js';
+import { ANNIHILATED, type KindOps } from '../kind.js';
+import { MERGE_LOOP_WASM_BASE64 } from '../merge-loop-wasm.js';
+import type { RecordReader } from '../record-io.js';
 
 /** Bytes of each region: either input's read buffer (at most), and the output window. */
 export const MERGE_LOOP_REGION = 1 << 20;
+/** Bytes of the arena the loop runs in: its three regions. */
+export const MERGE_LOOP_ARENA_BYTES = 3 * MERGE_LOOP_REGION;
 
-// The slice of the WebAssembly JS API used here: lib ES2023 and @types/node 20 declare no WebAssembly values.
-interface WasmApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
-}
-interface Global<T> {
-  value: T;
-}
+/**
+ * The KeyedRecordArena contract (ledger-key's KEYED_RECORD_ARENA_ABI_VERSION) merge-loop.wat is written for: the
+ * memory layout, where `arena.bytes` starts, and compareKeyedAt's signature and meaning. A literal on purpose, not
+ * the imported constant: when ledger-key changes the contract, this check must fail until the loop is brought up to
+ * date, instead of following the new number and misreading the memory.
+ */
+export const MERGE_LOOP_ARENA_ABI = 1;
+
+type Global<T> = WebAssembly.Global<T>;
 interface LoopExports {
   readonly a: Global<number>;
   readonly aEnd: Global<number>;
@@ -64,8 +68,7 @@ const CASE_CONFLICT = 5;
 /** Record types the tabulated rules cover (both kinds' non-META discriminants). */
 const RECORD_TYPES = [0, 1, 2];
 
-const { Module, Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-let compiled: object | undefined;
+let compiled: WebAssembly.Module | undefined;
 
 /** One input of the loop: where its reader is, which globals are its. */
 interface Side {
@@ -80,13 +83,24 @@ interface Side {
  * caller keeps one per thread and never runs two merges on it at once).
  */
 export class MergeLoop {
-  private readonly arena = new KeyedRecordArena(3 * MERGE_LOOP_REGION);
   private readonly loop: LoopExports;
   private readonly base: number;
 
-  constructor() {
-    compiled ??= new Module(Buffer.from(MERGE_LOOP_WASM_BASE64, 'base64'));
-    this.loop = new Instance(compiled, { arena: this.arena.imports }).exports as LoopExports;
+  /**
+   * `arena`: at least MERGE_LOOP_ARENA_BYTES (created by the caller, so that running out of WebAssembly memory is the
+   * caller's to handle). An arena of another ABI version is refused (an AssertionError: the installed ledger-key is
+   * not the one this package was built with); one without an `abiVersion` import fails to link.
+   */
+  constructor(private readonly arena: KeyedRecordArena) {
+    assert(
+      arena.abiVersion === MERGE_LOOP_ARENA_ABI,
+      () =>
+        `the KeyedRecordArena has ABI version ${arena.abiVersion}; the merge loop is written for version ` +
+        `${MERGE_LOOP_ARENA_ABI} (install the @strata/ledger-key this @strata/bucket-list was built with)`,
+    );
+    assert(arena.bytes.length >= MERGE_LOOP_ARENA_BYTES, 'the merge loop needs an arena of three regions');
+    compiled ??= new WebAssembly.Module(Buffer.from(MERGE_LOOP_WASM_BASE64, 'base64'));
+    this.loop = new WebAssembly.Instance(compiled, { arena: this.arena.imports }).exports as unknown as LoopExports;
     this.loop.keyRecord.value = KEY_RECORD;
     this.base = this.arena.bytes.byteOffset;
   }

@@ -8,7 +8,7 @@
 //    oracle.
 // 3. referencedBucketHashes equals the set of every hash in the state minus the zero hash.
 import { readFileSync } from 'node:fs';
-import { describeWithFixtures, fixturePath, propertyParams } from '@strata/test-kit';
+import { describeWithFixtures, errorOf, fixturePath, propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BucketError } from '../src/errors.js';
@@ -20,7 +20,7 @@ import {
   referencedBucketHashes,
   serializeHistoryArchiveState,
   ZERO_HASH,
-} from '../src/has.js';
+} from '../src/history-archive-state.js';
 
 const FIXTURES = {
   livenet: 'stellar-history.livenet.15686975.json',
@@ -89,18 +89,8 @@ function withMember(tree: Record<string, unknown>, path: string, value: unknown)
   return copy;
 }
 
-function thrownBy(run: () => unknown): BucketError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BucketError);
-    return error as BucketError;
-  }
-  throw new Error('expected a BucketError, nothing was thrown');
-}
-
 function expectBadHas(text: string, field: string | undefined, detail?: RegExp): BucketError {
-  const error = thrownBy(() => parseHistoryArchiveState(text, 'state.json'));
+  const error = errorOf(BucketError, () => parseHistoryArchiveState(text, 'state.json'));
   expect(error.code, error.message).toBe('BAD_HAS');
   expect(error.field, error.message).toBe(field);
   expect(error.file).toBe('state.json');
@@ -145,7 +135,7 @@ describeWithFixtures('HAS: stellar-core serialize-test files', allFixtures, () =
   });
 
   it('rejects the version 2 file as published upstream: one hash has 63 digits', () => {
-    const error = thrownBy(() => parseHistoryArchiveState(readFixture(FIXTURES.v2), FIXTURES.v2));
+    const error = errorOf(BucketError, () => parseHistoryArchiveState(readFixture(FIXTURES.v2), FIXTURES.v2));
     expect(error.code).toBe('BAD_HAS');
     expect(error.field).toBe(SHORT_HASH_FIELD);
     expect(error.file).toBe(FIXTURES.v2);
@@ -255,15 +245,15 @@ describe('HAS: pending merges and writer details', () => {
   it('serialize refuses an invalid state with INVALID_ARGUMENT and the field', () => {
     const badHash = sampleState(2);
     badHash.currentBuckets[4] = level('xyz', hashOf('a'));
-    const error = thrownBy(() => serializeHistoryArchiveState(badHash));
+    const error = errorOf(BucketError, () => serializeHistoryArchiveState(badHash));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.field).toBe('currentBuckets[4].curr');
 
     const { networkPassphrase: _, ...noPassphrase } = sampleState(2);
-    expect(thrownBy(() => serializeHistoryArchiveState(noPassphrase)).field).toBe('networkPassphrase');
+    expect(errorOf(BucketError, () => serializeHistoryArchiveState(noPassphrase)).field).toBe('networkPassphrase');
 
     const hotInV1 = { ...sampleState(2), version: 1 as const };
-    expect(thrownBy(() => serializeHistoryArchiveState(hotInV1)).field).toBe('hotArchiveBuckets');
+    expect(errorOf(BucketError, () => serializeHistoryArchiveState(hotInV1)).field).toBe('hotArchiveBuckets');
   });
 });
 
@@ -371,7 +361,7 @@ describe('HAS: malformed input is BAD_HAS with the field at fault', () => {
   });
 
   it('omits file when none is given', () => {
-    const error = thrownBy(() => parseHistoryArchiveState('[]'));
+    const error = errorOf(BucketError, () => parseHistoryArchiveState('[]'));
     expect(error.code).toBe('BAD_HAS');
     expect(error.file).toBeUndefined();
   });

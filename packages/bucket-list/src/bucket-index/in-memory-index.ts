@@ -4,7 +4,6 @@
 import { requireFunction } from '../arguments.js';
 import { BucketError } from '../errors.js';
 import { META } from '../kind.js';
-import type { BucketIndex, TypeRange } from './bucket-index.js';
 import {
   checkAscending,
   checkQueryKey,
@@ -16,6 +15,7 @@ import {
   recordLengthAt,
 } from './record-key.js';
 import { TypeRangeTracker } from './type-ranges.js';
+import type { BucketIndex, TypeRange } from './types.js';
 
 export class InMemoryIndex implements BucketIndex {
   readonly kind = 'in-memory';

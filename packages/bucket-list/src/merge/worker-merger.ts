@@ -3,7 +3,8 @@
 // A job is plain data (paths and options) and its result a BucketFile descriptor; the output is indexed in the
 // worker too, so the main thread only loads the index.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '@strata/base';
 import {
   requireBoolean,
   requireBucketFile,
@@ -11,11 +12,16 @@ import {
   requireObject,
   requireString,
   requireUint32,
-} from './arguments.js';
-import type { BucketFile } from './bucket-file.js';
-import { BucketError, type BucketErrorCode } from './errors.js';
-import { DEFAULT_IN_MEMORY_CUTOFF, type IndexOptions, openBucketIndex, resolveOptions } from './index/bucket-index.js';
-import { mergeBucketFiles } from './merge.js';
+} from '../arguments.js';
+import type { BucketFile } from '../bucket-file.js';
+import {
+  DEFAULT_IN_MEMORY_CUTOFF,
+  type IndexOptions,
+  openBucketIndex,
+  resolveOptions,
+} from '../bucket-index/bucket-index.js';
+import { BucketError, type BucketErrorCode } from '../errors.js';
+import { mergeBucketFiles } from './bucket-merge.js';
 
 /** Most worker threads a pool may have (a sanity bound: merges are I/O- and memory-heavy). */
 export const MAX_WORKERS = 64;
@@ -124,19 +130,6 @@ interface Pending {
 }
 
 /**
- * Worker-thread entry and options. From the built package the worker is the compiled merge-worker.js; from TypeScript
- * sources (tests, benchmarks under tsx) it is merge-worker.ts, loaded through tsx's loader registered in the worker.
- */
-function spawnWorker(): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  if (!fromSource) return new Worker(new URL('./merge-worker.js', import.meta.url));
-  const api = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./merge-worker.ts', import.meta.url).href;
-  const code = `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, execArgv: ['--conditions=strata-source'] });
-}
-
-/**
  * A fixed pool of merge workers (default: one per spare core, at least one, at most four). Jobs queue by deadline,
  * so a small merge needed in two ledgers never waits behind a bottom-level merge needed in a month. A worker that
  * dies fails its job and is replaced.
@@ -198,7 +191,9 @@ export class WorkerMerger implements Merger {
   }
 
   private start(): Worker {
-    const worker = spawnWorker();
+    // From the built package the worker is the compiled merge-worker.js; from TypeScript sources (tests, benchmarks
+    // under tsx) merge-worker.ts through tsx's loader.
+    const worker = spawnWorker(import.meta.url, 'merge-worker');
     this.workers++;
     worker.on('message', (message: { id: number; result?: BucketFile; error?: SerializedError }) => {
       const pending = this.busy.get(worker);

@@ -1,8 +1,9 @@
 // Type ranges (stellar-core BucketIndex::getRangeForType): for each LedgerEntryType present in a bucket, the file
 // offsets [first record of the type, first record of the next type), the last type ending at the file size. Records
 // are sorted by key and a key sorts by its type first, so each type is one contiguous run.
-import type { TypeRange } from './bucket-index.js';
+
 import { recordEntryType } from './record-key.js';
+import type { TypeRange } from './types.js';
 
 export class TypeRangeTracker {
   readonly types: number[] = [];

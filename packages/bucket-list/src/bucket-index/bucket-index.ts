@@ -6,6 +6,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { assert } from '@strata/base';
 import {
   invalidArgument,
   requireBucketFile,
@@ -16,7 +17,7 @@ import {
   requireString,
 } from '../arguments.js';
 import type { BucketFile } from '../bucket-file.js';
-import { assert, BucketError, ioError } from '../errors.js';
+import { BucketError, ioError } from '../errors.js';
 import { type BucketKind, type KindOps, kindOps, META, recordType } from '../kind.js';
 import { RecordReader } from '../record-io.js';
 import { FuseHashCollector } from './fuse-filter.js';
@@ -25,8 +26,10 @@ import { decodeIndexFile, encodeIndexFile, readIndexFile, writeIndexFile } from 
 import { PageIndex, type PageTable } from './page-index.js';
 import { checkAscending, checkQueryKey } from './record-key.js';
 import { TypeRangeTracker, typeRangeMap } from './type-ranges.js';
+import type { BucketIndex, IndexOptions, TypeRange } from './types.js';
 
 export { INDEX_VERSION } from './index-file.js';
+export type { BucketIndex, IndexOptions, TypeRange } from './types.js';
 
 /** stellar-core's default page: 2^BUCKETLIST_DB_INDEX_PAGE_SIZE_EXPONENT with the default exponent 14. */
 export const DEFAULT_PAGE_SIZE = 1 << 14;
@@ -34,46 +37,6 @@ export const DEFAULT_PAGE_SIZE = 1 << 14;
 export const DEFAULT_IN_MEMORY_CUTOFF = 20 * 1024 * 1024;
 /** An in-memory index holds the whole file in one buffer; never above this, whatever the cutoff. */
 const MAX_IN_MEMORY_BYTES = 2 ** 31 - 1;
-
-export interface IndexOptions {
-  /** Page window in bytes, a power of two from 16 to 2^30. Default 16384 (2^14). */
-  pageSize?: number;
-  /** Buckets smaller than this many bytes get the in-memory index. Default 20 MiB; 0 = always a page index. */
-  inMemoryCutoff?: number;
-  /** Write `bucket-<hash>.index` for page indexes. Default true. */
-  persist?: boolean;
-  /**
-   * Told about problems that are handled, not thrown: an index file that was refused and rebuilt (BAD_INDEX, the
-   * reason in `detail`), or one that could not be read or written (IO). Default: ignore.
-   */
-  onIndexProblem?: (problem: BucketError) => void;
-}
-
-/** File offsets [start, end) of the records of one LedgerEntryType. */
-export interface TypeRange {
-  readonly start: number;
-  readonly end: number;
-}
-
-/**
- * The index of one bucket. Its answers are the bucket's and do not change (a page index loaded from its file that
- * the bucket contradicts replaces its parts with a rebuilt index's, `typeRanges` included); single-threaded (lookups
- * share a read buffer), so each thread opens its own. Lookups read the bucket file, which must not change while the
- * index is open (bucket files never do: they are named by their hash).
- */
-export interface BucketIndex {
-  readonly kind: 'in-memory' | 'page';
-  /** LedgerEntryType → range; the last type's range ends at the file size. */
-  readonly typeRanges: ReadonlyMap<number, TypeRange>;
-  /** The record payload (BucketEntry XDR, a fresh copy) whose key equals `key` (LedgerKey XDR), or undefined. */
-  lookup(key: Uint8Array): Uint8Array | undefined;
-  /** Bulk: for keys sorted ascending by compareLedgerKeys, calls found(i, payload) for each key present (forward scan, each page read once). */
-  lookupSorted(keys: readonly Uint8Array[], found: (i: number, payload: Uint8Array) => void): void;
-  /** Approximate bytes of memory held. */
-  readonly memoryBytes: number;
-  /** Releases the file descriptor of a page index; lookups after close throw CLOSED. */
-  close(): void;
-}
 
 interface ResolvedOptions {
   readonly pageSize: number;
