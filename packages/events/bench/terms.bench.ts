@@ -2,17 +2,17 @@
 // non-allocating API the tiers' ingest uses; deriveTerms adds one 16-byte array per key), against the baseline of
 // decoding each ContractEvent with @stellar/stellar-base and hashing the re-serialized parts; and postfilter: events/s
 // through a 5-filter v1 request, against the same request matched on stellar-base decodes. Same seeded corpus.
+// The pubnet-like figure (terms.derive.pubnet-like) needs ledger-meta's generator: it is in
+// packages/ledger-meta/bench/event-terms.bench.ts.
 import { xxh3 } from '@node-rs/xxhash';
 import { runBench } from '@strata/bench';
 import { encodeContractStrkey } from '@strata/ledger-key';
-import { extractLedger, generateNetwork } from '@strata/ledger-meta';
 import fc from 'fast-check';
 import {
   compilePostFilter,
   compileV1Filters,
   deriveTerms,
   deriveTermsInto,
-  encodePayload,
   MAX_TERMS_PER_EVENT,
   PAYLOAD_HEADER_LENGTH,
   TERM_KEY_BYTES,
@@ -23,28 +23,6 @@ import { CONTRACTS, oracleDecode, payloadArb, TOPIC_VOCABULARY } from '../test/a
 const EVENTS = 4096;
 const payloads = fc.sample(payloadArb, { numRuns: EVENTS, seed: 20260805 }).map((p) => p.bytes);
 const termsPerEvent = payloads.reduce((n, p) => n + deriveTerms(p).length, 0) / EVENTS;
-
-// Pubnet-like events from @strata/ledger-meta's generator: SAC transfers/mints/burns/fees with CAP-67 topics (four
-// topics with account addresses and asset strings), Zipf-dominant contracts, 10k accounts.
-const pubnetOptions = { seed: 'terms', ledgers: 12, eventsPerLedger: 400, contracts: 50, accounts: 10_000 };
-const pubnetPayloads: Uint8Array[] = [];
-for (const ledger of generateNetwork({ ...pubnetOptions, record: false })) {
-  const extract = extractLedger(ledger.lcm);
-  for (const event of extract.events) {
-    pubnetPayloads.push(
-      encodePayload({
-        txHash: event.txHash,
-        ledger: event.ledger,
-        txIndex: event.tx,
-        opIndex: event.op,
-        ledgerClosedAt: Number(extract.header.closeTime),
-        eventIndex: event.eventIndex,
-        contractEvent: event.xdr,
-      }),
-    );
-  }
-}
-const pubnetTermsPerEvent = pubnetPayloads.reduce((n, p) => n + deriveTerms(p).length, 0) / pubnetPayloads.length;
 
 /** The baseline's work for one payload: decode with stellar-base, then hash each term's bytes with napi XXH3. */
 function decodeAndHash(p: Uint8Array): void {
@@ -95,24 +73,6 @@ await runBench(async (bench) => {
     },
     target: { value: 1_000_000 },
     note: `events/s; test-arbitrary corpus, ${termsPerEvent.toFixed(2)} terms per event (short topics)`,
-  });
-  await bench.throughput('terms.derive.pubnet-like', {
-    subject: {
-      name: 'deriveTermsInto over payload bytes (keys written into one reused buffer, as ingest does)',
-      fn: () => {
-        for (const p of pubnetPayloads) deriveTermsInto(p, termsOut, 0);
-      },
-      opsPerCall: pubnetPayloads.length,
-    },
-    baseline: {
-      name: 'decode with @stellar/stellar-base, then hash',
-      fn: () => {
-        for (const p of pubnetPayloads) decodeAndHash(p);
-      },
-      opsPerCall: pubnetPayloads.length,
-    },
-    target: { value: 1_000_000 },
-    note: `events/s; ${pubnetPayloads.length} generated pubnet-like events (${JSON.stringify(pubnetOptions)}), ${pubnetTermsPerEvent.toFixed(2)} terms per event`,
   });
   await bench.throughput('postfilter.v1-5-filters', {
     subject: {

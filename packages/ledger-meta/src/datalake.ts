@@ -8,10 +8,10 @@
 // galexie's manifest `.config.json` at the lake root (stellar/go services/galexie manifest.go: networkPassphrase,
 // version "1.0", compression, ledgersPerBatch, batchesPerPartition); batch and partition starts are multiples of
 // their sizes (ledger 2 sits in batch 0-… and partition 0-…, as in the public lake's `FFFFFFFF--0-63999/`).
-import assert from 'node:assert/strict';
 import { constants as bufferConstants } from 'node:buffer';
 import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { assert, fsyncDirectory, writeFileAtomic } from '@strata/base';
 import { compress } from 'zstd-napi';
 // The native binding: its streaming decompressor lets us cap the output as it grows (the package's one-shot
 // `decompress` allocates whatever size a frame header declares, which a hostile file controls).
@@ -28,8 +28,7 @@ import {
   MAX_LEDGER_SEQUENCE,
   optionalInteger,
 } from './arguments.js';
-import { fsyncDirectory, writeFileAtomic } from './atomic-file.js';
-import { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
+import { LedgerMetaError, LedgerMetaErrorCode, relocated } from './errors.js';
 import { readLedgerSequence } from './ledger-close-meta.js';
 import { skipXdr } from './xdr-walker.js';
 
@@ -168,8 +167,8 @@ export class DataLakeWriter {
       ...checkLayout(checked, true),
     };
     const level = optionalInteger(checked.compressionLevel, 'compressionLevel', zstd.minCLevel(), zstd.maxCLevel(), 3);
+    // The commit fsyncs root, which makes the config and the folder itself durable.
     await writeFileAtomic(join(root, DATA_LAKE_CONFIG_FILE), new TextEncoder().encode(JSON.stringify(config)));
-    await fsyncDirectory(root);
     return new DataLakeWriter(root, config, level);
   }
 
@@ -205,7 +204,7 @@ export class DataLakeWriter {
       this.touchedDirectories.clear();
       this.touchedDirectories.add(directory);
     }
-    await writeFileAtomic(join(this.root, location.relativePath), compressed);
+    await writeFileAtomic(join(this.root, location.relativePath), compressed, { fsyncDirectory: false });
     this.bytesWritten += compressed.length;
     this.filesWritten++;
     this.batch = [];
@@ -465,7 +464,12 @@ async function readBatchFile(
         if (inputDone && (hint === 0 || written < out.length)) break;
         if (produced === 0 && consumed === 0 && written < out.length) break; // no progress: cut short (checked below)
       }
-      if (remaining !== 0) throw new Error('zstd frame is truncated');
+      if (remaining !== 0) {
+        throw new LedgerMetaError(LedgerMetaErrorCode.BAD_COMPRESSION, 'the last zstd frame is cut short', {
+          file,
+          offset: 0,
+        });
+      }
     } catch (cause) {
       if (cause instanceof LedgerMetaError) throw cause;
       throw new LedgerMetaError(LedgerMetaErrorCode.BAD_COMPRESSION, 'not a valid zstd frame', {
@@ -530,8 +534,9 @@ function parseBatch(
     try {
       end = skipXdr('LedgerCloseMeta', batch, offset);
     } catch (error) {
-      if (error instanceof LedgerMetaError)
-        throw error.locate({ file, fieldPrefix: `LedgerCloseMetaBatch.ledgerCloseMetas[${i}]` });
+      if (error instanceof LedgerMetaError) {
+        throw relocated(error, { file, fieldPrefix: `LedgerCloseMetaBatch.ledgerCloseMetas[${i}]` });
+      }
       throw error;
     }
     const lcm = batch.subarray(offset, end);

@@ -1,6 +1,9 @@
 // The one error class of @strata/ledger-meta. Everything that reads outside bytes or files throws only this (bugs in
 // this package are `assert` failures instead), so callers can branch on a stable `code` and report where it happened.
-import { LedgerKeyError } from '@strata/ledger-key';
+// An error is never changed after it is built: a reader that knows more about where a value sits (its XDR path, the
+// file and record it came from) throws a new error with that context instead (`relocated`).
+import { type ErrorContext, StrataError } from '@strata/base';
+import { LedgerKeyError, type LedgerKeyErrorCode } from '@strata/ledger-key';
 
 /**
  * Stable error codes. The strings are part of the public contract: new codes may be added, existing ones keep their
@@ -40,71 +43,33 @@ export const LedgerMetaErrorCode = {
 export type LedgerMetaErrorCode = (typeof LedgerMetaErrorCode)[keyof typeof LedgerMetaErrorCode];
 
 /** Where a problem was found. Every member is optional: a bare buffer has no file, a framing error has no field. */
-export interface LedgerMetaErrorContext {
+export interface LedgerMetaErrorContext extends ErrorContext {
   /** The stream file being read. */
-  file?: string;
+  readonly file?: string;
   /** 0-based index of the record (ledger) in its stream or buffer. */
-  record?: number;
+  readonly record?: number;
   /** Byte offset in the file (when `file` is set) or in the buffer the caller passed. */
-  offset?: number;
+  readonly offset?: number;
   /**
    * XDR path of the value, e.g. `LedgerCloseMeta.v2.txProcessing[3].txApplyProcessing.v4.operations[0]`; for
    * INVALID_ARGUMENT, the argument or option (`from`, `eventsPerLedger`, `location.offset`).
    */
-  field?: string;
-  cause?: unknown;
+  readonly field?: string;
+  readonly cause?: unknown;
 }
 
-/** Malformed input or an unreadable file; `code` says which, the context members say where. */
-export class LedgerMetaError extends Error {
+/**
+ * Malformed input or an unreadable file; `code` says which, the context members say where. Read-only, like every
+ * StrataError; the message is `CODE in FILE at offset N field F record R: detail`, leaving out what is not known.
+ */
+export class LedgerMetaError extends StrataError<LedgerMetaErrorCode> {
   override readonly name = 'LedgerMetaError';
-  readonly code: LedgerMetaErrorCode;
-  readonly detail: string;
-  file: string | undefined;
-  record: number | undefined;
-  offset: number | undefined;
-  field: string | undefined;
+  /** 0-based index of the record (ledger) in its stream or buffer, when known. */
+  readonly record: number | undefined;
 
   constructor(code: LedgerMetaErrorCode, detail: string, context: LedgerMetaErrorContext = {}) {
-    super('', context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
-    this.detail = detail;
-    this.file = context.file;
+    super(code, detail, context, context.record === undefined ? {} : { where: [`record ${context.record}`] });
     this.record = context.record;
-    this.offset = context.offset;
-    this.field = context.field;
-    this.message = this.describe();
-  }
-
-  /** Rebuilds the message after an outer reader added where the value sits (file, record, outer offset, path). */
-  private describe(): string {
-    const parts: string[] = [this.code];
-    if (this.file !== undefined) parts.push(`in ${this.file}`);
-    if (this.record !== undefined) parts.push(`record ${this.record}`);
-    if (this.offset !== undefined) parts.push(`at offset ${this.offset}`);
-    if (this.field !== undefined) parts.push(`field ${this.field}`);
-    return `${parts.join(' ')}: ${this.detail}`;
-  }
-
-  /**
-   * Called by the readers as the error unwinds: prefixes the XDR path, shifts a buffer offset to the outer buffer
-   * (a record inside a file) and fills in the file and record. Returns `this` so a catch block can rethrow it.
-   * @internal
-   */
-  locate(where: { fieldPrefix?: string; offsetShift?: number; file?: string; record?: number }): this {
-    if (where.fieldPrefix !== undefined) {
-      this.field =
-        this.field === undefined
-          ? where.fieldPrefix
-          : this.field.startsWith('[')
-            ? where.fieldPrefix + this.field
-            : `${where.fieldPrefix}.${this.field}`;
-    }
-    if (where.offsetShift !== undefined && this.offset !== undefined) this.offset += where.offsetShift;
-    if (where.file !== undefined && this.file === undefined) this.file = where.file;
-    if (where.record !== undefined && this.record === undefined) this.record = where.record;
-    this.message = this.describe();
-    return this;
   }
 }
 
@@ -113,17 +78,82 @@ export function fail(code: LedgerMetaErrorCode, offset: number, field: string | 
   throw new LedgerMetaError(code, detail, field === undefined ? { offset } : { offset, field });
 }
 
+/** What an outer reader knows about where an inner error's value sits (see `relocated`). */
+export interface ErrorPlacement {
+  /** The path of the enclosing value: `Parent.field` + the error's path (an array index joins without a dot). */
+  readonly fieldPrefix?: string;
+  /** Where the inner error's buffer starts in the outer one (a record inside its file). */
+  readonly offsetShift?: number;
+  /** The file, when the error has none yet. */
+  readonly file?: string;
+  /** The record, when the error has none yet. */
+  readonly record?: number;
+}
+
+/**
+ * A new LedgerMetaError: `error` (same code, detail and cause) placed in its surroundings. Readers throw it as an
+ * error unwinds through a struct field, an array element, a union arm, a record or a file, instead of changing the
+ * error they caught. The cause stays the original one (the LedgerKeyError of a sub-value, the errno error of IO):
+ * the error describes one fault, and the copies it passed through on the way up are not part of it.
+ */
+export function relocated(error: LedgerMetaError, placement: ErrorPlacement): LedgerMetaError {
+  const { fieldPrefix, offsetShift } = placement;
+  const context: { -readonly [K in keyof LedgerMetaErrorContext]: LedgerMetaErrorContext[K] } = {};
+  const file = error.file ?? placement.file;
+  if (file !== undefined) context.file = file;
+  const record = error.record ?? placement.record;
+  if (record !== undefined) context.record = record;
+  if (error.offset !== undefined) context.offset = error.offset + (offsetShift ?? 0);
+  const field = error.field;
+  if (fieldPrefix === undefined) {
+    if (field !== undefined) context.field = field;
+  } else {
+    context.field =
+      field === undefined ? fieldPrefix : field.startsWith('[') ? fieldPrefix + field : `${fieldPrefix}.${field}`;
+  }
+  if (error.cause !== undefined) context.cause = error.cause;
+  return new LedgerMetaError(error.code, error.detail, context);
+}
+
+/**
+ * Adds a path segment to a LedgerMetaError unwinding through a struct field, an array element or a union arm: throws
+ * the relocated error (anything else, a bug, is rethrown as is). Only catch blocks call it, so the walk pays nothing
+ * for paths until something fails.
+ */
+export function annotate(error: unknown, segment: string): never {
+  if (error instanceof LedgerMetaError) throw relocated(error, { fieldPrefix: segment });
+  throw error;
+}
+
+/**
+ * LedgerKeyError codes as LedgerMetaError codes, one for one where ledger-key and ledger-meta share the meaning.
+ * NOT_SOROBAN_KEY (a key of a type that has no TTL) cannot come from the readers the walker calls; should it, the key
+ * holds a discriminant its place does not allow.
+ */
+const FROM_LEDGER_KEY = {
+  TRUNCATED: 'TRUNCATED',
+  BAD_DISCRIMINANT: 'BAD_DISCRIMINANT',
+  TRAILING_BYTES: 'TRAILING_BYTES',
+  TOO_DEEP: 'TOO_DEEP',
+  TOO_LONG: 'TOO_LONG',
+  BAD_PADDING: 'BAD_PADDING',
+  BAD_BOOL: 'BAD_BOOL',
+  NOT_SOROBAN_KEY: 'BAD_DISCRIMINANT',
+  INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+} as const satisfies Record<LedgerKeyErrorCode, LedgerMetaErrorCode>;
+
 /**
  * Converts a LedgerKeyError thrown while reading a sub-value (LedgerEntry, LedgerKey, SCVal, SCAddress) into a
- * LedgerMetaError with the same code. ledger-key reports offsets in the array it was given, which is the same
- * array the walker reads, so the offset carries over unchanged; anything else is rethrown as is (a bug).
+ * LedgerMetaError with the corresponding code (FROM_LEDGER_KEY) and the LedgerKeyError as its cause. ledger-key
+ * reports offsets in the array it was given, which is the same array the walker reads, so the offset carries over
+ * unchanged; anything else is rethrown as is (a bug).
  */
 export function fromLedgerKeyError(error: unknown, field: string): never {
   if (!(error instanceof LedgerKeyError)) throw error;
-  const code = (LedgerMetaErrorCode as Record<string, LedgerMetaErrorCode>)[error.code] ?? 'BAD_DISCRIMINANT';
   const subField = error.field === undefined ? field : `${field}(${error.field})`;
-  throw new LedgerMetaError(code, error.message, {
-    ...(error.offset >= 0 ? { offset: error.offset } : {}),
+  const offset = error.offset;
+  throw new LedgerMetaError(FROM_LEDGER_KEY[error.code], error.message, {
+    ...(offset !== undefined && offset >= 0 ? { offset } : {}),
     field: subField,
     cause: error,
   });

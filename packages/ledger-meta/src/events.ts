@@ -1,6 +1,5 @@
 // Contract events as the stores receive them: coordinates per spec events-and-stores.md §2 (TOID, sentinels, event
 // index), the id string, and zero-copy views of the raw ContractEvent XDR.
-import { checkInteger, checkLedgerSequence } from './arguments.js';
 
 /** Transaction-level stage of an event, or `operation` for an event emitted by an operation. */
 export type ContractEventStage = 'beforeAllTxs' | 'operation' | 'afterTx' | 'afterAllTxs';
@@ -48,31 +47,7 @@ export interface ContractEventRecord {
 }
 
 /**
- * The TOID `(ledger << 32) | (tx << 12) | op` as its 19-digit zero-padded decimal (exact, in doubles). `ledger` is a
- * uint32, `tx` in [0, 1048575] (20 bits), `op` in [0, 4095] (12 bits); anything else is INVALID_ARGUMENT.
- */
-export function toidString(ledger: number, tx: number, op: number): string {
-  checkLedgerSequence(ledger, 'ledger');
-  checkInteger(tx, 'tx', 0, AFTER_ALL_TXS_TRANSACTION);
-  checkInteger(op, 'op', 0, AFTER_TX_OPERATION);
-  // ledger * 2^32 + low overflows 2^53, so split 2^32 = 429496 * 10^4 + 7296: with ledger < 2^32 and low < 2^32
-  // (20 + 12 bits), hi < 2^51 and lo < 2^45 stay exact, and the value is (hi + carry) * 10^4 + (lo mod 10^4).
-  const hi = ledger * 429_496;
-  const lo = ledger * 7296 + (tx * 4096 + op);
-  const high = hi + Math.floor(lo / 10_000);
-  const rest = lo % 10_000;
-  const digits = high === 0 ? String(rest) : `${high}${String(rest).padStart(4, '0')}`;
-  return digits.padStart(19, '0');
-}
-
-/** The event id `%019d-%010d`; `eventIndex` is a uint32 (INVALID_ARGUMENT otherwise, as for toidString). */
-export function eventId(ledger: number, tx: number, op: number, eventIndex: number): string {
-  checkInteger(eventIndex, 'eventIndex', 0, 0xffff_ffff);
-  return `${toidString(ledger, tx, op)}-${String(eventIndex).padStart(10, '0')}`;
-}
-
-/**
- * toidString for many TOIDs of one ledger, cheaper per call (the extractor formats one per operation with events).
+ * @strata/events' toid for many TOIDs of one ledger, formatted as its 19-digit decimal, cheaper per call (the extractor formats one per operation with events).
  * The TOID is split at 10^9 into a high part of at most 10 digits and a low part of 9: with ledger << 32 =
  * A * 10^9 + B (exact, via bigint, once), TOID = (A + carry) * 10^9 + rest, where B + ((tx << 12) | op) < 10^9 + 2^32
  * gives a carry of 0..5. The high parts are six strings built once, and the rest is a small integer, instead of a
@@ -89,7 +64,7 @@ export class ToidFormatter {
     for (let carry = 0; carry <= 5; carry++) this.highDigits.push(String(highBase + carry).padStart(10, '0'));
   }
 
-  /** The 19-digit TOID of (tx, op) in this ledger, equal to toidString(ledger, tx, op). */
+  /** The 19-digit TOID of (tx, op) in this ledger, equal to @strata/events' formatted toid(ledger, tx, op). */
   format(tx: number, op: number): string {
     const low = this.lowBase + tx * 4096 + op;
     const carry = Math.floor(low / 1_000_000_000);

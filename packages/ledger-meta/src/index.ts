@@ -22,13 +22,8 @@ export {
 export type { LedgerMetaErrorContext } from './errors.js';
 export { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 export type { ContractEventRecord, ContractEventStage } from './events.js';
-export {
-  AFTER_ALL_TXS_TRANSACTION,
-  AFTER_TX_OPERATION,
-  eventId,
-  TRANSACTION_EVENT_STAGE,
-  toidString,
-} from './events.js';
+// Event ids and TOIDs are @strata/events' (formatEventId, parseEventId, toid, parseToid): one implementation.
+export { AFTER_ALL_TXS_TRANSACTION, AFTER_TX_OPERATION, TRANSACTION_EVENT_STAGE } from './events.js';
 export type { GeneratedEvent, GeneratedLedger, GeneratorOptions } from './generator.js';
 export {
   GENERATOR_LIMITS,
@@ -43,8 +38,9 @@ export {
   readLedgerSequence,
   validateLedgerCloseMeta,
 } from './ledger-close-meta.js';
-export type { LedgerSourceOptions } from './source.js';
-export { openLedgerSource } from './source.js';
+export type { LedgerSourceKind, LedgerSourceOptions } from './source.js';
+// detectLedgerSource: what openLedgerSource will read a path as (strata-meta checks a source with it before reading).
+export { detectLedgerSource, openLedgerSource } from './source.js';
 export type { LedgerCloseMetaRecord, StreamReadOptions } from './stream.js';
 export {
   DEFAULT_MAX_RECORD_BYTES,

@@ -11,7 +11,7 @@ import {
   LedgerChangeFold,
   type LedgerEntryChangeKind,
 } from './change-fold.js';
-import { fail, fromLedgerKeyError, LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
+import { annotate, fail, fromLedgerKeyError, LedgerMetaError, LedgerMetaErrorCode, relocated } from './errors.js';
 import * as events from './events.js';
 import { type ContractEventRecord, type ContractEventStage, ToidFormatter } from './events.js';
 import * as xdrWalker from './xdr-walker.js';
@@ -20,7 +20,7 @@ import * as xdrWalker from './xdr-walker.js';
 // again at every use (under tsx's CommonJS output, through one or two getters per call), which cost about a tenth of
 // extraction time when profiled.
 const { ledgerEntryLayout, readLedgerKey, scValEnd } = ledgerKey;
-const { annotate, readI32, readU32, skipperFor, skipXdr } = xdrWalker;
+const { readI32, readU32, skipperFor, skipXdr } = xdrWalker;
 const { AFTER_ALL_TXS_TRANSACTION, AFTER_TX_OPERATION, TRANSACTION_EVENT_STAGE } = events;
 const { REMOVED } = LEDGER_ENTRY_CHANGE;
 const { BEFORE_ALL_TXS, AFTER_TX, AFTER_ALL_TXS } = TRANSACTION_EVENT_STAGE;
@@ -129,16 +129,20 @@ function checkArguments(lcm: unknown, location: unknown): void {
   if (offset !== undefined) checkInteger(offset, 'location.offset', 0, Number.MAX_SAFE_INTEGER);
 }
 
+/**
+ * The error an entry point throws: a LedgerMetaError from inside the value, placed under `LedgerCloseMeta` (unless
+ * its path starts there already) and at `location` (its offset shifted to the file's or buffer's, the file and
+ * record filled in), as a new error; anything else (a bug) as it is.
+ */
 function locateError(error: unknown, location: RecordLocation | undefined): unknown {
   if (!(error instanceof LedgerMetaError)) return error;
-  if (error.field === undefined || !error.field.startsWith('LedgerCloseMeta')) {
-    error.locate({ fieldPrefix: 'LedgerCloseMeta' });
-  }
-  if (location === undefined) return error;
-  return error.locate({
-    ...(location.offset === undefined ? {} : { offsetShift: location.offset }),
-    ...(location.file === undefined ? {} : { file: location.file }),
-    ...(location.record === undefined ? {} : { record: location.record }),
+  const underLedgerCloseMeta = error.field?.startsWith('LedgerCloseMeta') === true;
+  if (underLedgerCloseMeta && location === undefined) return error;
+  return relocated(error, {
+    ...(underLedgerCloseMeta ? {} : { fieldPrefix: 'LedgerCloseMeta' }),
+    ...(location?.offset === undefined ? {} : { offsetShift: location.offset }),
+    ...(location?.file === undefined ? {} : { file: location.file }),
+    ...(location?.record === undefined ? {} : { record: location.record }),
   });
 }
 
@@ -184,7 +188,7 @@ const PHASE_POST_APPLY_FEE = 2;
 const PHASE_UPGRADE = 3;
 const PHASE_EVICTION = 4;
 
-// The schema walker's skip functions for the segments walked past, compiled once.
+// The schema walker's skip functions (generated) for the segments walked past.
 const skipLedgerCloseMetaExt = skipperFor('LedgerCloseMetaExt');
 const skipLedgerHeaderHistoryEntry = skipperFor('LedgerHeaderHistoryEntry');
 const skipTransactionSet = skipperFor('TransactionSet');

@@ -1,8 +1,7 @@
 // Writes record-marked LedgerCloseMeta streams as stellar-core does (each record: a 4-byte big-endian mark whose top
 // bit says "last fragment" and whose low 31 bits are the length, then the XDR; spec ledger-keys-and-buckets.md §3.1).
-import { dirname } from 'node:path';
+import { AtomicFile, isErrnoError } from '@strata/base';
 import { checkBytes, checkIterable, checkPath } from './arguments.js';
-import { AtomicFile, fsyncDirectory } from './atomic-file.js';
 import { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 
 /** Buffered output: one write syscall per ~4 MiB instead of two per ledger. */
@@ -11,9 +10,11 @@ const FLUSH_THRESHOLD = 4 * 1024 * 1024;
 const MAX_RECORD_LENGTH = 0x7fff_ffff;
 
 /**
- * Appends records to a new stream file, atomically: nothing is visible at `path` until `close()` has fsynced the
- * file, renamed it into place and fsynced the directory. `abort()` leaves no file. One writer per file; not safe for
- * concurrent calls (await each `write`). A `path` or `lcm` that is not a string / Uint8Array is INVALID_ARGUMENT.
+ * Appends records to a new stream file, atomically (@strata/base's AtomicFile): nothing is visible at `path` until
+ * `close()` has fsynced the file, renamed it into place and fsynced the directory. `abort()` leaves no file (a crash
+ * may leave a temporary sibling, named as `isAtomicTempName` recognises). One writer per file; not safe for
+ * concurrent calls (await each `write`). A `path` or `lcm` that is not a string / Uint8Array is INVALID_ARGUMENT; a
+ * file-system failure is IO with `path` as `file` and the system error as `cause`.
  */
 export class LedgerStreamWriter {
   private pending: Uint8Array[] = [];
@@ -25,7 +26,8 @@ export class LedgerStreamWriter {
   private constructor(private readonly file: AtomicFile) {}
 
   static async create(path: string): Promise<LedgerStreamWriter> {
-    return new LedgerStreamWriter(await AtomicFile.create(checkPath(path, 'path')));
+    checkPath(path, 'path');
+    return new LedgerStreamWriter(await wrapIo(path, 'cannot create the stream file', AtomicFile.create(path)));
   }
 
   async write(lcm: Uint8Array): Promise<void> {
@@ -41,20 +43,31 @@ export class LedgerStreamWriter {
 
   private async flush(): Promise<void> {
     if (this.pendingBytes === 0) return;
-    await this.file.write(Buffer.concat(this.pending, this.pendingBytes));
+    const bytes = Buffer.concat(this.pending, this.pendingBytes);
+    await wrapIo(this.file.path, 'cannot write the stream file', this.file.write(bytes));
     this.pending = [];
     this.pendingBytes = 0;
   }
 
+  /** Writes what is buffered, then fsyncs, renames into place and fsyncs the directory (one commit). */
   async close(): Promise<void> {
     await this.flush();
-    await this.file.commit();
-    await fsyncDirectory(dirname(this.file.path));
+    await wrapIo(this.file.path, 'cannot commit the stream file', this.file.commit());
   }
 
   async abort(): Promise<void> {
     this.pending = [];
     await this.file.abort();
+  }
+}
+
+/** Awaits a file-system step of writing `path`, turning an errno error into IO (anything else is rethrown). */
+async function wrapIo<T>(path: string, what: string, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (cause) {
+    if (isErrnoError(cause)) throw new LedgerMetaError(LedgerMetaErrorCode.IO, what, { file: path, cause });
+    throw cause;
   }
 }
 

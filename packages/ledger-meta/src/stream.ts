@@ -2,6 +2,7 @@
 // is a 4-byte big-endian mark (top bit set, low 31 bits = length) and one XDR LedgerCloseMeta. A stream is one
 // network history, so ledger sequences must strictly increase.
 import { open } from 'node:fs/promises';
+import { readU32 } from '@strata/ledger-key';
 import { checkBytes, checkOptions, checkPath, checkString, optionalBoolean, optionalInteger } from './arguments.js';
 import { LedgerMetaError, LedgerMetaErrorCode } from './errors.js';
 import { readLedgerSequence } from './ledger-close-meta.js';
@@ -141,9 +142,7 @@ function* iterateRecords(
     if (offset + 4 > bytes.length) {
       throw framingError(TRUNCATED, `record mark cut after ${bytes.length - offset} bytes`, file, record, offset);
     }
-    // `!` is safe: offset + 4 <= bytes.length checked above
-    const mark =
-      ((bytes[offset]! << 24) | (bytes[offset + 1]! << 16) | (bytes[offset + 2]! << 8) | bytes[offset + 3]!) >>> 0;
+    const mark = readU32(bytes, offset); // in bounds: checked above
     const length = recordLength(mark, bytes.length - offset - 4, maxRecordBytes, file, record, offset);
     const payload = bytes.subarray(offset + 4, offset + 4 + length);
     const ledgerSeq = readLedgerSequence(payload, { file, record, offset: offset + 4 });
@@ -209,13 +208,7 @@ async function* readStreamFile(
       const buffered = bufferEnd - bufferStart;
       if (buffered === 0) return; // EOF exactly at a record boundary
       if (buffered < 4) throw framingError(TRUNCATED, `record mark cut after ${buffered} bytes`, path, record, offset);
-      // `!` is safe: 4 bytes are buffered
-      const mark =
-        ((buffer[bufferStart]! << 24) |
-          (buffer[bufferStart + 1]! << 16) |
-          (buffer[bufferStart + 2]! << 8) |
-          buffer[bufferStart + 3]!) >>>
-        0;
+      const mark = readU32(buffer, bufferStart); // in bounds: 4 bytes are buffered
       bufferStart += 4;
       // The length is checked against what the file still holds before the record's array is allocated.
       const length = recordLength(mark, size - offset - 4, maxRecordBytes, path, record, offset);

@@ -3,14 +3,13 @@
 // newest value; (5) removed then created again → live; (6) restored → live by default, init when `wasLive` says
 // the entry was not in the live state; (7) an eviction after nothing else → dead; (8) no key in two lists, lists in key
 // order; (9) a key reached through its words and its bytes is one key, and phases order changes read out of order;
-// (10) the extractor path's sort of validated keys (packed prefix, comparator for ties) is compareLedgerKeys order;
-// plus the TOID/id formatting of events (toidString and the extractor's ToidFormatter against bigint).
+// (10) the extractor path's sort of validated keys (packed prefix, comparator for ties) is compareLedgerKeys order.
+// (Event ids and TOIDs: event-id.property.test.ts.)
 import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ToidFormatter } from '../src/events.js';
-import { eventId, LEDGER_ENTRY_CHANGE, LedgerChangeFold, toidString } from '../src/index.js';
+import { LEDGER_ENTRY_CHANGE, LedgerChangeFold } from '../src/index.js';
 
 const { CREATED, UPDATED, REMOVED, STATE, RESTORED } = LEDGER_ENTRY_CHANGE;
 
@@ -152,31 +151,6 @@ describe('LedgerChangeFold', () => {
     ]);
     expect(batch.init).toEqual([1, 3, 5, 9].map((byte) => ttlEntry(byte, 10n)));
     expect(batch.dead).toEqual([ledgerKeyOfEntry(ttlEntry(7, 1n))]);
-  });
-});
-
-describe('event ids', () => {
-  it('formats the TOID and index as spec §2.1 shows', () => {
-    expect(eventId(1_189_981, 1, 0, 0)).toBe('0005110929477865472-0000000000');
-    expect(toidString(2 ** 31 - 1, 1_048_575, 4095)).toBe(((2n ** 31n - 1n) * 2n ** 32n + 2n ** 32n - 1n).toString());
-  });
-
-  it('computes the 19-digit TOID exactly in doubles: equal to the bigint formula over the whole range', () => {
-    const bigintToid = (ledger: number, tx: number, op: number) =>
-      ((BigInt(ledger) << 32n) | (BigInt(tx) << 12n) | BigInt(op)).toString().padStart(19, '0');
-    fc.assert(
-      fc.property(
-        fc.oneof(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constantFrom(0, 1, 2 ** 31 - 1, 2 ** 32 - 1)),
-        fc.oneof(fc.integer({ min: 0, max: 1_048_575 }), fc.constantFrom(0, 1_048_575)),
-        fc.oneof(fc.integer({ min: 0, max: 4095 }), fc.constantFrom(0, 4095)),
-        (ledger, tx, op) => {
-          expect(toidString(ledger, tx, op)).toBe(bigintToid(ledger, tx, op));
-          // The extractor's per-ledger formatter agrees too.
-          expect(new ToidFormatter(ledger).format(tx, op)).toBe(bigintToid(ledger, tx, op));
-        },
-      ),
-      propertyParams({ numRuns: 20_000 }),
-    );
   });
 });
 

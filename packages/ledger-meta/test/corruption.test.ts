@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { typeScriptExecArgv } from '@strata/bench';
-import { describeWithFixtures, fixturePath, runChildWithDeadline, tempDir } from '@strata/test-kit';
+import { describeWithFixtures, errorOf, fixturePath, runChildWithDeadline, tempDir } from '@strata/test-kit';
 import { expect, it } from 'vitest';
 import {
   iterateLedgerCloseMetaRecords,
@@ -16,7 +16,6 @@ import {
   readLedgerCloseMetaStream,
 } from '../src/index.js';
 import type { CorruptionOptions, CorruptionReport } from './corruption-runner.js';
-import { errorOf } from './errors.js';
 
 const runnerPath = fileURLToPath(new URL('./corruption-runner.ts', import.meta.url));
 
@@ -73,18 +72,20 @@ describeWithFixtures('corrupted streams', [['stellar-core-lcm']], () => {
 
     const noTopBit = stream.slice();
     noTopBit[secondMark] = (noTopBit[secondMark] ?? 0) & 0x7f;
-    const badMark = errorOf(() => [...iterateLedgerCloseMetaRecords(noTopBit)]);
+    const badMark = errorOf(LedgerMetaError, () => [...iterateLedgerCloseMetaRecords(noTopBit)]);
     expect([badMark.code, badMark.record, badMark.offset]).toEqual([
       LedgerMetaErrorCode.BAD_RECORD_MARK,
       1,
       secondMark,
     ]);
 
-    const overCap = errorOf(() => [...iterateLedgerCloseMetaRecords(stream, { maxRecordBytes: 64 })]);
+    const overCap = errorOf(LedgerMetaError, () => [...iterateLedgerCloseMetaRecords(stream, { maxRecordBytes: 64 })]);
     expect([overCap.code, overCap.record, overCap.offset]).toEqual([LedgerMetaErrorCode.TOO_LONG, 0, 0]);
 
     const huge = new Uint8Array([...mark(0x7fffffff), 0, 0, 0, 0]);
-    const hugeError = errorOf(() => [...iterateLedgerCloseMetaRecords(huge, { maxRecordBytes: 0x7fffffff })]);
+    const hugeError = errorOf(LedgerMetaError, () => [
+      ...iterateLedgerCloseMetaRecords(huge, { maxRecordBytes: 0x7fffffff }),
+    ]);
     expect(hugeError.code).toBe(LedgerMetaErrorCode.TRUNCATED);
 
     // The same ledger twice: the second is out of order.
@@ -94,7 +95,7 @@ describeWithFixtures('corrupted streams', [['stellar-core-lcm']], () => {
       ...mark(first.bytes.length),
       ...first.bytes,
     ]);
-    const outOfOrder = errorOf(() => [...iterateLedgerCloseMetaRecords(repeated)]);
+    const outOfOrder = errorOf(LedgerMetaError, () => [...iterateLedgerCloseMetaRecords(repeated)]);
     expect([outOfOrder.code, outOfOrder.record]).toEqual([LedgerMetaErrorCode.OUT_OF_ORDER, 1]);
     expect([...iterateLedgerCloseMetaRecords(repeated, { checkOrder: false })]).toHaveLength(2);
   });

@@ -1,6 +1,7 @@
-import { extractLedger, readLedgerCloseMetaStream } from '@strata/ledger-meta';
-import { describeWithFixtures, hex, lcmFixtureStreams } from '@strata/test-kit';
-import { expect, it } from 'vitest';
+// Every contract event of the stellar-core captures, extracted by ledger-meta, through @strata/events' model: the
+// stored payload round-trips, its view reads the extracted fields, and terms and post-filter results equal the
+// stellar-base oracle. It lives here because extraction is ledger-meta's and the model is events'.
+
 import {
   type ContractEventType,
   compilePostFilter,
@@ -14,8 +15,12 @@ import {
   TERM_KEY_BYTES,
   termKeyHex,
   viewPayload,
-} from '../src/index.js';
-import { type OracleEvent, oracleDecode, oracleTerms } from './arbitraries.js';
+} from '@strata/events';
+import { describeWithFixtures, hex, lcmFixtureStreams } from '@strata/test-kit';
+import { expect, it } from 'vitest';
+// The stellar-base oracles of @strata/events' own tests (events cannot depend on ledger-meta, which imports it).
+import { type OracleEvent, oracleDecode, oracleTerms } from '../../events/test/arbitraries.js';
+import { extractLedger, readLedgerCloseMetaStream } from '../src/index.js';
 
 const TYPES: Record<string, ContractEventType> = { system: 0, contract: 1, diagnostic: 2 };
 

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { xdr } from '@stellar/stellar-base';
 import { compareLedgerKeys, ledgerKeyOfEntry, validateLedgerEntry, validateLedgerKey } from '@strata/ledger-key';
+import { errorOf, hex } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_BYTES_PER_LEDGER } from '../src/datalake.js';
 import {
@@ -24,10 +25,9 @@ import {
   generateNetwork,
   resolveGeneratorOptions,
 } from '../src/generator.js';
-import { errorOf } from './errors.js';
+import { LedgerMetaError } from '../src/index.js';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 const OPTIONS: GeneratorOptions = { seed: 'test', ledgers: 60, eventsPerLedger: 60, accounts: 120, contracts: 8 };
 
@@ -304,9 +304,11 @@ describe('generator options', () => {
   const small = { ledgers: 2, eventsPerLedger: 5, accounts: 10, contracts: 2, record: false } as const;
 
   it('(6) refuses a network whose ledger sequence would wrap past 2^32 - 1, or pass the event-id limit 2^31 - 1', () => {
-    const wrap = errorOf(() => generateNetwork({ ...small, startLedger: 4_294_967_295, ledgers: 2 }));
+    const wrap = errorOf(LedgerMetaError, () => generateNetwork({ ...small, startLedger: 4_294_967_295, ledgers: 2 }));
     expect([wrap.code, wrap.field]).toEqual(['INVALID_ARGUMENT', 'startLedger']);
-    const pastIds = errorOf(() => generateNetwork({ ...small, startLedger: 2_147_483_647, ledgers: 2 }));
+    const pastIds = errorOf(LedgerMetaError, () =>
+      generateNetwork({ ...small, startLedger: 2_147_483_647, ledgers: 2 }),
+    );
     expect([pastIds.code, pastIds.field]).toEqual(['INVALID_ARGUMENT', 'ledgers']);
     // The last two sequences generate, and stay what they say.
     const top = collect({ ...small, startLedger: 2_147_483_646, ledgers: 2 });
@@ -344,11 +346,13 @@ describe('generator options', () => {
     for (const [override, field] of bad) {
       const options = { ...small, ...override } as GeneratorOptions;
       // Refused by the call itself, not when the first ledger is asked for.
-      const error = errorOf(() => generateNetwork(options));
+      const error = errorOf(LedgerMetaError, () => generateNetwork(options));
       expect([error.code, error.field], JSON.stringify(override)).toEqual(['INVALID_ARGUMENT', field]);
-      expect(errorOf(() => resolveGeneratorOptions(options)).field).toBe(field);
+      expect(errorOf(LedgerMetaError, () => resolveGeneratorOptions(options)).field).toBe(field);
     }
-    expect(errorOf(() => generateNetwork(undefined as unknown as GeneratorOptions)).code).toBe('INVALID_ARGUMENT');
+    expect(errorOf(LedgerMetaError, () => generateNetwork(undefined as unknown as GeneratorOptions)).code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('(6) keeps a ledger at maxEventsPerLedger within a data lake batch allowance', () => {

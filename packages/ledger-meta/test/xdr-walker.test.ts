@@ -1,13 +1,17 @@
-// The schema walker's skip functions (generated from xdr-schema.ts) on hand-made values: (1) every schema type
-// compiles and a well-formed value is skipped to its end; (2) each kind of fault is reported with its code, offset,
+// The schema walker's skip functions (generated from xdr-schema.ts) on hand-made values: (1) every schema type has
+// a generated skip and a well-formed value is skipped to its end; (2) each kind of fault is reported with its code, offset,
 // XDR path and message: a truncation inside a run of fixed-size fields names the field, an unknown union arm or enum
 // value, an optional flag or bool other than 0 / 1, an array or opaque over its bound, a count that cannot fit,
 // non-zero padding, an error inside an array element; (3) nesting past MAX_XDR_DEPTH is TOO_DEEP at the level that
 // passes it, not a stack overflow.
+import { errorOf as errorOfClass } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
+import { LedgerMetaError } from '../src/errors.js';
 import { LCM_SCHEMA } from '../src/xdr-schema.js';
-import { MAX_XDR_DEPTH, skipperFor, skipXdr } from '../src/xdr-walker.js';
-import { errorOf } from './errors.js';
+import { XDR_SKIPS } from '../src/xdr-walker.generated.js';
+import { MAX_XDR_DEPTH, skipperFor, skipXdr, type XdrExpression } from '../src/xdr-walker.js';
+
+const errorOf = (call: () => unknown) => errorOfClass(LedgerMetaError, call);
 
 /** XDR of big-endian u32 words. */
 function words(...values: number[]): Uint8Array {
@@ -17,21 +21,22 @@ function words(...values: number[]): Uint8Array {
   return bytes;
 }
 
-function fault(name: string, bytes: Uint8Array) {
+function fault(name: XdrExpression, bytes: Uint8Array) {
   const { code, offset, field, detail } = errorOf(() => skipXdr(name, bytes, 0));
   return { code, offset, field, detail };
 }
 
 describe('schema walker', () => {
-  it('compiles every schema type and skips well-formed values to their end', () => {
-    for (const name of Object.keys(LCM_SCHEMA)) expect(typeof skipperFor(name)).toBe('function');
+  it('has a skip for every schema type and skips well-formed values to their end', () => {
+    expect(Object.keys(XDR_SKIPS)).toEqual(expect.arrayContaining(Object.keys(LCM_SCHEMA)));
+    for (const skip of Object.values(XDR_SKIPS)) expect(typeof skip).toBe('function');
     expect(skipXdr('TimeBounds', words(0, 1, 0, 2), 0)).toBe(16);
     // Memo text "abcde": length, then 5 bytes padded to 8.
     expect(skipXdr('Memo', new Uint8Array([0, 0, 0, 1, 0, 0, 0, 5, 97, 98, 99, 100, 101, 0, 0, 0]), 0)).toBe(16);
     // ClaimPredicate and(not(unconditional), absBefore 7): recursion through an array and an optional.
     expect(skipXdr('ClaimPredicate', words(1, 2, 3, 1, 0, 4, 0, 7), 0)).toBe(32);
-    // An expression the schema does not spell itself is compiled on request.
-    expect(skipperFor('TimeBounds<3>')(words(2, 0, 1, 0, 2, 0, 3, 0, 4), 0, 0)).toBe(36);
+    // A type expression the schema uses but does not name has its own skip: two DecoratedSignatures, empty ones.
+    expect(skipperFor('DecoratedSignature<20>')(words(2, 0, 0, 1, 0), 0, 0)).toBe(20);
   });
 
   it('names the field of a truncation inside a run of fixed-size fields', () => {
@@ -86,18 +91,26 @@ describe('schema walker', () => {
       field: 'Memo.text',
       detail: 'non-zero XDR padding',
     });
-    // A truncation inside an optional inside a struct, and inside the second element of a fixed array.
+    // A truncation inside an optional inside a struct, inside the second element of an array, and inside the last
+    // element of a fixed array.
     const error = errorOf(() => skipXdr('TransactionV0', words(...new Array(8).fill(0), 100, 0, 1, 1, 0, 5, 0), 0));
     expect({ code: error.code, offset: error.offset, field: error.field }).toEqual({
       code: 'TRUNCATED',
       offset: 56,
       field: 'TransactionV0.timeBounds.maxTime',
     });
-    const element = errorOf(() => skipperFor('TimeBounds[2]')(words(0, 1, 0, 2, 0, 3), 0, 0));
-    expect({ code: element.code, offset: element.offset, field: element.field }).toEqual({
+    const element = errorOf(() => skipperFor('DecoratedSignature<20>')(words(2, 0, 0, 1, 5), 0, 0));
+    expect({ code: element.code, offset: element.offset, field: element.field, detail: element.detail }).toEqual({
       code: 'TRUNCATED',
-      offset: 24,
-      field: '[1].maxTime',
+      offset: 20,
+      field: '[1].signature',
+      detail: 'need 8 bytes, 0 left',
+    });
+    const fixed = errorOf(() => skipperFor('opaque[32][4]')(new Uint8Array(100), 0, 0));
+    expect({ code: fixed.code, offset: fixed.offset, field: fixed.field }).toEqual({
+      code: 'TRUNCATED',
+      offset: 96,
+      field: '[3]',
     });
   });
 

@@ -1,5 +1,6 @@
 // The fixed cast of a synthetic network: accounts and Stellar Asset Contracts, with the XDR fragments of each
 // (keys, SCVal addresses, asset strings) encoded once so the per-event hot path only copies bytes.
+import { assert } from '@strata/base';
 import { encodeAccountStrkey } from '@strata/ledger-key';
 import { concatBytes, scvAccountAddress, scvString, sha256, u32Bytes, XDR } from '../lcm-writer.js';
 import type { Prng } from './prng.js';
@@ -118,7 +119,8 @@ export function makeContracts(count: number, accounts: readonly AccountState[], 
     } else {
       issuer = index;
       const issuerAccount = accounts[issuer];
-      if (issuerAccount === undefined) throw new Error(`contract ${index} needs issuer account ${issuer}`);
+      // resolveGeneratorOptions raises accounts to contracts + 1, so every credit asset has its issuer.
+      assert(issuerAccount !== undefined, () => `contract ${index} needs issuer account ${issuer}`);
       const code = ASSET_CODES[index - 1] ?? `A${(index - 1 - ASSET_CODES.length).toString(36).toUpperCase()}`;
       const codeBytes = new Uint8Array(4);
       codeBytes.set(new TextEncoder().encode(code).subarray(0, 4));

@@ -1,6 +1,7 @@
 // A growable big-endian byte buffer for writing XDR directly, without building objects first. The generator writes
 // hundreds of thousands of values a second through it, so every method is a few typed-array stores and no allocation
 // except when the buffer doubles.
+import { assert } from '@strata/base';
 
 /** 2^32 as a number: splits non-negative int64 values held in a JS number into XDR's hi / lo words. */
 const TWO_POW_32 = 4_294_967_296;
@@ -45,7 +46,7 @@ export class XdrWriter {
 
   /** Forgets what was written after the first `length` bytes (a fixed prefix written once stays). */
   truncate(length: number): void {
-    if (length > this.length) throw new RangeError(`cannot truncate ${this.length} bytes to ${length}`);
+    assert(length <= this.length, () => `cannot truncate ${this.length} bytes to ${length}`);
     this.length = length;
   }
 

@@ -5,15 +5,14 @@
 // bytes: `{ xdr, decodeError }` in the field's place.
 import { join } from 'node:path';
 import { Address, StrKey, scValToBigInt, xdr } from '@stellar/stellar-base';
-import { describeWithFixtures, fixturePath, tempDir } from '@strata/test-kit';
+import { generateNetwork } from '@strata/ledger-meta';
+import { describeWithFixtures, fixturePath, hex, tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
-import { STREAM_FILE_NAME } from '../src/cli/strata-gen.js';
-import { ledgerEntryJson, scValJson } from '../src/cli/xdr-json.js';
-import { generateNetwork } from '../src/index.js';
+import { STREAM_FILE_NAME } from '../src/strata-gen.js';
+import { ledgerEntryJson, scValJson } from '../src/xdr-json.js';
 import { expectedEventLines, runCli } from './cli-harness.js';
 
 const network = { ledgers: 8, seed: '3', eventsPerLedger: 30, contracts: 4, accounts: 40, startLedger: 2 };
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /** The JSON an SCVal of the generator's event shapes should become, read off stellar-base's decoded object. */
 function expectedScVal(bytes: Uint8Array): unknown {

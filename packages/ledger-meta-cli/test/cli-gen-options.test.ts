@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENTS_PER_BATCH, STRATA_GEN_LIMITS, STREAM_FILE_NAME } from '../src/cli/strata-gen.js';
+import { MAX_EVENTS_PER_BATCH, STRATA_GEN_LIMITS, STREAM_FILE_NAME } from '../src/strata-gen.js';
 import { expectOneLineError, runCli } from './cli-harness.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })

@@ -5,12 +5,16 @@
 // that holds no ledger is an error, not an empty success; progress goes to stderr (bar on a terminal, else pino).
 import { once } from 'node:events';
 import { encodeContractStrkey } from '@strata/ledger-key';
+import {
+  type ContractEventRecord,
+  extractLedger,
+  type LedgerCloseMetaRecord,
+  type LedgerExtract,
+  type LedgerSourceOptions,
+  openLedgerSource,
+} from '@strata/ledger-meta';
 import type { Command } from 'commander';
-import type { ContractEventRecord } from '../events.js';
-import { extractLedger, type LedgerExtract } from '../ledger-close-meta.js';
-import { type LedgerSourceOptions, openLedgerSource } from '../source.js';
-import type { LedgerCloseMetaRecord } from '../stream.js';
-import { type CliIo, integerOption, MAX_LEDGER, newProgram, processIo, run, usageError } from './command.js';
+import { type CliIo, integerOption, MAX_LEDGER_SEQUENCE, newProgram, processIo, run, usageError } from './command.js';
 import { createProgress, type ProgressReporter } from './progress.js';
 import { checkSource, explainRange } from './source-check.js';
 import { ledgerEntryJson, ledgerKeyJson, scValJson } from './xdr-json.js';
@@ -134,7 +138,7 @@ export function buildProgram(io: CliIo = processIo()): Command {
     'Print the contract events or the per-ledger entry changes of a LedgerCloseMeta source as JSON lines.',
     io,
   );
-  const ledger = integerOption(0, MAX_LEDGER);
+  const ledger = integerOption(0, MAX_LEDGER_SEQUENCE);
   const print = (printer: typeof printEvents) => async (source: string, options: CommandOptions) => {
     const range = {
       ...(options.from === undefined ? {} : { from: options.from }),
@@ -160,8 +164,8 @@ export function buildProgram(io: CliIo = processIo()): Command {
       .command(name)
       .description(description)
       .argument('<source>', 'stream file, folder of stream files, or SEP-54 data lake')
-      .option('--from <ledger>', `first ledger (0 to ${MAX_LEDGER})`, ledger)
-      .option('--to <ledger>', `last ledger (0 to ${MAX_LEDGER}, not below --from)`, ledger)
+      .option('--from <ledger>', `first ledger (0 to ${MAX_LEDGER_SEQUENCE})`, ledger)
+      .option('--to <ledger>', `last ledger (0 to ${MAX_LEDGER_SEQUENCE}, not below --from)`, ledger)
       .option('--json', 'decode the XDR into JSON (stellar-base) instead of base64')
       .action(print(printer));
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
-import { STREAM_FILE_NAME } from '../src/cli/strata-gen.js';
+import { STREAM_FILE_NAME } from '../src/strata-gen.js';
 import { runCli } from './cli-harness.js';
 
 const network = ['--ledgers', '10', '--events-per-ledger', '20', '--accounts', '30', '--contracts', '3'];

@@ -4,10 +4,14 @@
 import { constants } from 'node:fs';
 import { access, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import {
+  DataLakeWriter,
+  GENERATOR_LIMITS,
+  generateNetwork,
+  LedgerStreamWriter,
+  resolveGeneratorOptions,
+} from '@strata/ledger-meta';
 import { type Command, Option } from 'commander';
-import { DataLakeWriter } from '../datalake.js';
-import { GENERATOR_LIMITS, generateNetwork, resolveGeneratorOptions } from '../generator.js';
-import { LedgerStreamWriter } from '../stream-writer.js';
 import { type CliIo, integerOption, newProgram, processIo, run, systemErrorText, usageError } from './command.js';
 import { createProgress } from './progress.js';
 

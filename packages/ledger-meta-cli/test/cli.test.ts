@@ -5,13 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { detectLedgerSource, generateNetwork } from '@strata/ledger-meta';
 import { tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../src/cli/command.js';
-import { runGenerate, STREAM_FILE_NAME } from '../src/cli/strata-gen.js';
-import { buildProgram, printChanges, printEvents } from '../src/cli/strata-meta.js';
-import { generateNetwork } from '../src/index.js';
-import { detectLedgerSource } from '../src/source.js';
+import type { CliIo } from '../src/command.js';
+import { runGenerate, STREAM_FILE_NAME } from '../src/strata-gen.js';
+import { buildProgram, printChanges, printEvents } from '../src/strata-meta.js';
 import { expectedEventLines } from './cli-harness.js';
 
 const options = {
@@ -80,7 +79,7 @@ describe('strata-meta arguments', () => {
 describe('strata-gen as a process without a terminal', () => {
   it('logs JSON progress lines on stderr and prints a JSON summary on stdout', () => {
     const out = tempDir('cli-proc');
-    const script = fileURLToPath(new URL('../src/cli/strata-gen.ts', import.meta.url));
+    const script = fileURLToPath(new URL('../src/strata-gen.ts', import.meta.url));
     const child = spawnSync(
       process.execPath,
       [

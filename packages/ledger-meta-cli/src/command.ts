@@ -1,10 +1,10 @@
 // What strata-gen and strata-meta share: where their output goes (CliIo), strict whole-number options with a
-// documented range, `--version` from the package's own package.json, and the contract of both `main`s: every failure
+// documented range, `--version` from this package's package.json, and the contract of both `main`s: every failure
 // (usage, bad input, unreadable or unwritable files) is one line on stderr and exit code 1, never a stack trace.
-import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { assert } from '@strata/base';
+import { LedgerMetaError, LedgerMetaErrorCode } from '@strata/ledger-meta';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { LedgerMetaError, LedgerMetaErrorCode } from '../errors.js';
 
 /** Where a command writes: data to `stdout`, progress and errors to `stderr`; `tty` picks the bar over log lines. */
 export interface CliIo {
@@ -22,12 +22,12 @@ export const EXIT_SUCCESS = 0;
 /** Every failure: a bad option, a bad source, a file that cannot be read or written, malformed data. */
 export const EXIT_FAILURE = 1;
 
-/** The version in the package's package.json (src/cli and dist/cli both sit two levels below it). */
-export function packageVersion(): string {
-  const manifest: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  const version = (manifest as { version?: unknown }).version;
-  assert(typeof version === 'string', 'package.json has a version');
-  return version;
+/** The name and version of this package (@strata/ledger-meta-cli): src and dist both sit one level below its package.json. */
+export function packageManifest(): { name: string; version: string } {
+  const manifest: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { name, version } = manifest as { name?: unknown; version?: unknown };
+  assert(typeof name === 'string' && typeof version === 'string', 'package.json has a name and a version');
+  return { name, version };
 }
 
 /**
@@ -43,7 +43,7 @@ export function integerOption(min: number, max: number): (text: string) => numbe
 }
 
 /** The largest ledger sequence (LedgerHeader.ledgerSeq is a uint32). */
-export const MAX_LEDGER = 0xffff_ffff;
+export const MAX_LEDGER_SEQUENCE = 0xffff_ffff;
 
 /** A bad option or argument found by a command after parsing: INVALID_ARGUMENT naming the option as `field`. */
 export function usageError(field: string, detail: string, file?: string): LedgerMetaError {
@@ -61,7 +61,7 @@ export function usageError(field: string, detail: string, file?: string): Ledger
 export function newProgram(name: string, description: string, io: CliIo): Command {
   return new Command(name)
     .description(description)
-    .version(packageVersion(), '-V, --version', 'print the version of @strata/ledger-meta')
+    .version(packageManifest().version, '-V, --version', 'print the version of @strata/ledger-meta-cli')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

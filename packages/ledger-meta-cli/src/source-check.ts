@@ -5,10 +5,16 @@
 // bar. Each problem is a LedgerMetaError INVALID_ARGUMENT whose detail names the path and what to pass instead.
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATA_LAKE_CONFIG_FILE } from '../datalake.js';
-import { LedgerMetaError, LedgerMetaErrorCode } from '../errors.js';
-import { detectLedgerSource, type LedgerSourceKind, type LedgerSourceOptions, openLedgerSource } from '../source.js';
-import type { LedgerCloseMetaRecord } from '../stream.js';
+import {
+  DATA_LAKE_CONFIG_FILE,
+  detectLedgerSource,
+  type LedgerCloseMetaRecord,
+  LedgerMetaError,
+  LedgerMetaErrorCode,
+  type LedgerSourceKind,
+  type LedgerSourceOptions,
+  openLedgerSource,
+} from '@strata/ledger-meta';
 import { usageError } from './command.js';
 
 /** The zstd frame magic number (RFC 8878 §3.1.1), little-endian on disk: what every SEP-54 batch file starts with. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeWithFixtures, fixturePath, tempDir } from '@strata/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STREAM_FILE_NAME } from '../src/cli/strata-gen.js';
+import { STREAM_FILE_NAME } from '../src/strata-gen.js';
 import { expectOneLineError, runCli } from './cli-harness.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })

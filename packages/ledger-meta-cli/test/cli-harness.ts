@@ -7,11 +7,12 @@ import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { encodeContractStrkey } from '@strata/ledger-key';
+import type { GeneratedLedger } from '@strata/ledger-meta';
+import { hex } from '@strata/test-kit';
 import { expect } from 'vitest';
-import type { CliIo } from '../src/cli/command.js';
-import { main as genMain } from '../src/cli/strata-gen.js';
-import { main as metaMain } from '../src/cli/strata-meta.js';
-import type { GeneratedLedger } from '../src/index.js';
+import type { CliIo } from '../src/command.js';
+import { main as genMain } from '../src/strata-gen.js';
+import { main as metaMain } from '../src/strata-meta.js';
 
 export type CliName = 'strata-gen' | 'strata-meta';
 
@@ -58,7 +59,7 @@ export async function runCli(
 }
 
 function runChild(name: CliName, args: readonly string[]): Promise<CliResult> {
-  const script = fileURLToPath(new URL(`../src/cli/${name}.ts`, import.meta.url));
+  const script = fileURLToPath(new URL(`../src/${name}.ts`, import.meta.url));
   const body = [
     `const { main } = await import(${JSON.stringify(script)});`,
     `const code = await main(${JSON.stringify(['node', name, ...args])});`,
@@ -116,7 +117,7 @@ export function expectedEventLines(ledgers: Iterable<GeneratedLedger>, render: (
       contractId: event.contractId === null ? '' : encodeContractStrkey(event.contractId),
       topics: event.topics.map(render),
       value: render(event.value),
-      txHash: Buffer.from(event.txHash).toString('hex'),
+      txHash: hex(event.txHash),
     })),
   );
 }
