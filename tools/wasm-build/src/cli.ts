@@ -36,11 +36,11 @@ export async function main(args: readonly string[], cwd = process.cwd()): Promis
       if (check) {
         const result = await checkWasmModule(file, cwd);
         if (!result.upToDate) stale++;
-        console.log(`${result.upToDate ? 'up to date' : 'STALE     '} ${result.modulePath}`);
+        process.stdout.write(`${result.upToDate ? 'up to date' : 'STALE     '} ${result.modulePath}\n`);
       } else {
         const compiled = await compileWat(file, cwd);
         writeFileSync(compiled.modulePath, compiled.source);
-        console.log(`${compiled.modulePath}: ${compiled.bytes.length} wasm bytes`);
+        process.stdout.write(`${compiled.modulePath}: ${compiled.bytes.length} wasm bytes\n`);
       }
     } catch (error) {
       console.error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
