@@ -32,6 +32,7 @@ export {
   comparePositions,
   type EventPosition,
   formatEventId,
+  LedgerToidFormatter,
   MAX_EVENT_INDEX,
   MAX_LEDGER,
   MAX_POSITION,

@@ -204,6 +204,12 @@ const ENTRY_POINTS: readonly EntryPoint[] = [
     ],
   },
   {
+    name: 'LedgerToidFormatter',
+    call: (...args: unknown[]) => new (api.LedgerToidFormatter as unknown as new (...a: unknown[]) => unknown)(...args),
+    valid: [5],
+    bad: [[0, [...BAD_INTEGER, 2 ** 32], [BAD_EVENT_ID]]],
+  },
+  {
     name: 'parseEventId',
     call: fn(api.parseEventId),
     valid: [eventId],

@@ -45,30 +45,3 @@ export interface ContractEventRecord {
    */
   inSuccessfulContractCall: boolean;
 }
-
-/**
- * @strata/events' toid for many TOIDs of one ledger, formatted as its 19-digit decimal, cheaper per call (the extractor formats one per operation with events).
- * The TOID is split at 10^9 into a high part of at most 10 digits and a low part of 9: with ledger << 32 =
- * A * 10^9 + B (exact, via bigint, once), TOID = (A + carry) * 10^9 + rest, where B + ((tx << 12) | op) < 10^9 + 2^32
- * gives a carry of 0..5. The high parts are six strings built once, and the rest is a small integer, instead of a
- * 15-digit double to convert per call. Not part of the package's exports.
- */
-export class ToidFormatter {
-  private readonly lowBase: number;
-  private readonly highDigits: string[] = [];
-
-  constructor(ledger: number) {
-    const base = BigInt(ledger) << 32n;
-    const highBase = Number(base / 1_000_000_000n);
-    this.lowBase = Number(base % 1_000_000_000n);
-    for (let carry = 0; carry <= 5; carry++) this.highDigits.push(String(highBase + carry).padStart(10, '0'));
-  }
-
-  /** The 19-digit TOID of (tx, op) in this ledger, equal to @strata/events' formatted toid(ledger, tx, op). */
-  format(tx: number, op: number): string {
-    const low = this.lowBase + tx * 4096 + op;
-    const carry = Math.floor(low / 1_000_000_000);
-    // `!` is safe: low < 10^9 + 2^32, so carry <= 5
-    return this.highDigits[carry]! + String(low - carry * 1_000_000_000).padStart(9, '0');
-  }
-}

@@ -1,6 +1,7 @@
 // One pass over one LedgerCloseMeta (v0, v1, v2): the header, the contract events with their coordinates, and the
 // entry changes folded into the ledger's bucket batch. The paths it needs are walked by hand; everything else is
 // validated and skipped by the schema walker, so a record either extracts completely or throws LedgerMetaError.
+import { LedgerToidFormatter } from '@strata/events';
 import * as ledgerKey from '@strata/ledger-key';
 import { checkBytes, checkInteger, checkOptions, checkString } from './arguments.js';
 import {
@@ -12,8 +13,8 @@ import {
   type LedgerEntryChangeKind,
 } from './change-fold.js';
 import { annotate, fail, fromLedgerKeyError, LedgerMetaError, LedgerMetaErrorCode, relocated } from './errors.js';
+import type { ContractEventRecord, ContractEventStage } from './events.js';
 import * as events from './events.js';
-import { type ContractEventRecord, type ContractEventStage, ToidFormatter } from './events.js';
 import * as xdrWalker from './xdr-walker.js';
 
 // Module-local copies of the functions and constants used per change and per event: an imported binding is read
@@ -235,7 +236,7 @@ class LedgerExtractor {
   /** TOID prefixes of the ledger-level stages, built on first use. */
   private beforeAllTxsToid = '';
   /** Formats this ledger's TOIDs (built when the header has been read). */
-  private toids: ToidFormatter | null = null;
+  private toids: LedgerToidFormatter | null = null;
   private afterAllTxsToid = '';
   private readonly transactionEvents: ContractEventRecord[] = [];
   private readonly afterAllTxs: ContractEventRecord[] = [];
@@ -534,7 +535,7 @@ class LedgerExtractor {
   }
 
   private toidText(txIndex: number, op: number): string {
-    if (this.toids === null) this.toids = new ToidFormatter(this.ledgerSeq);
+    if (this.toids === null) this.toids = new LedgerToidFormatter(this.ledgerSeq);
     return `${this.toids.format(txIndex, op)}-`;
   }
 
