@@ -3,12 +3,11 @@
 // valid: each call must throw (or reject with) a BucketError, never a TypeError, RangeError or plain Error, and never
 // succeed (issue 15: `addLedger(n, p, null)` threw a TypeError). Codes are INVALID_ARGUMENT unless listed. A positive
 // control runs each call with its valid arguments, so a failure is the bad argument's.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
-import { poolEntry, poolKey } from './support.js';
+import { holdTempDir, poolEntry, poolKey } from './support.js';
 
 const {
   Bucket,
@@ -23,7 +22,7 @@ const {
   ZERO_HASH,
 } = api;
 
-const dir = mkdtempSync(join(tmpdir(), 'strata-arguments-'));
+const { dir, release: releaseDir } = await holdTempDir('arguments');
 let dirCount = 0;
 const freshDir = (): string => {
   const path = join(dir, `d${dirCount++}`);
@@ -79,7 +78,7 @@ afterAll(async () => {
   view.release();
   for (const opened of managers) await opened.close();
   await workerMerger.close();
-  rmSync(dir, { recursive: true, force: true });
+  await releaseDir();
 });
 
 // Bad values, by what the argument should be.

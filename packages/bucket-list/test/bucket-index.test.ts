@@ -1,241 +1,41 @@
-// BucketIndex against an oracle (a Map from key hex to payload and record offset) over random buckets of both kinds,
-// written with writeBucket from random entries of every type. Properties checked:
-//  1. Every present key is found with its exact payload, by lookup and by lookupSorted, for the in-memory index, the
-//     page index (pages of 64–1024 bytes, so many pages and records crossing page ends), the page index reloaded
-//     from its file, and the index built incrementally during verification (cutoff anywhere in the file).
-//  2. Absent keys — random ones and near neighbours of present keys — are not found; lookupSorted over present and
-//     absent keys together reports exactly the present ones, with their payloads.
-//  3. Type ranges equal the oracle's: each type's [first record offset, next type's first offset or file size).
+// BucketIndex beyond the random-bucket oracle properties (those are in bucket-index.property.test.ts): keys behind an
+// ext, the empty and the META-only bucket, bad query keys, and the persisted index file. Checked:
+//  1. Entries whose key fields sit behind an ext (CONTRACT_CODE ext v0 and v1, CONTRACT_DATA) are found.
+//  2. The empty bucket and a bucket holding only its METAENTRY index and find nothing.
+//  3. Query keys that are not LedgerKeys, and unsorted bulk keys, are INVALID_ARGUMENT.
 //  4. A persisted index reloads identically (same page table and filter, no rebuild); a flipped byte, a truncation,
 //     another version, another page size, another bucket's index, an oversized file, and a structurally forged file
 //     with a valid checksum are each detected, reported as BAD_INDEX (never thrown) and rebuilt, and lookups stay
 //     right.
 //  5. Negative control: the oracle comparison catches a deliberately wrong index.
-import { existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { xdr } from '@stellar/stellar-base';
-import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
-import { propertyParams, seededRandom, tempDir } from '@strata/test-kit';
+import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey } from '@strata/ledger-key';
+import { hex, seededRandom, tempDir } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  bucketEntryForKeyArb,
-  hotArchiveBucketEntryForKeyArb,
-  ledgerKeyArb,
-  ledgerKeyObjectArb,
-  ledgerKeyObjectOfTypeArb,
-  siblingKeyArb,
-  toBytes,
-} from '../../ledger-key/test/arbitraries.js';
-import { type BucketFile, verifyBucketFile, writeBucket } from '../src/bucket-file.js';
+import { ledgerKeyArb, toBytes } from '../../ledger-key/test/arbitraries.js';
+import { writeBucket } from '../src/bucket-file.js';
 import {
   type BucketIndex,
-  BucketIndexBuilder,
   INDEX_VERSION,
   type IndexOptions,
   indexPathOf,
   openBucketIndex,
 } from '../src/bucket-index/bucket-index.js';
 import { indexChecksum } from '../src/bucket-index/index-file.js';
-import { PageIndex } from '../src/bucket-index/page-index.js';
 import { BucketError } from '../src/errors.js';
-import { type BucketKind, encodeMeta, FIRST_PROTOCOL_INIT_AND_META, kindOps, META, recordType } from '../src/kind.js';
 import { freshLiveEntries } from '../src/merge/bucket-merge.js';
-
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
-/** A generated record: its key (decoded, for neighbours), its payload, and a near neighbour key. */
-type GeneratedRecord = [key: xdr.LedgerKey, payload: Uint8Array, neighbour: Uint8Array];
-
-const notMeta = (payload: Uint8Array): boolean => recordType(payload) !== META;
-
-const liveRecordArb: fc.Arbitrary<GeneratedRecord> = ledgerKeyObjectArb.chain((key) =>
-  fc.tuple(fc.constant(key), bucketEntryForKeyArb(key).filter(notMeta), siblingKeyArb(key).map(toBytes)),
-);
-
-const sorobanKeyArb = fc.oneof(ledgerKeyObjectOfTypeArb(6), ledgerKeyObjectOfTypeArb(7));
-const hotRecordArb: fc.Arbitrary<GeneratedRecord> = sorobanKeyArb.chain((key) =>
-  fc.tuple(fc.constant(key), hotArchiveBucketEntryForKeyArb(key).filter(notMeta), siblingKeyArb(key).map(toBytes)),
-);
-
-interface Scenario {
-  kind: BucketKind;
-  protocol: number;
-  records: GeneratedRecord[];
-  absent: Uint8Array[];
-  pageSize: number;
-  /** Fraction of the file size at which the incremental builder's cutoff sits (0 → page index, > 1 → in memory). */
-  cutoffFraction: number;
-}
-
-const scenarioArb: fc.Arbitrary<Scenario> = fc.constantFrom<BucketKind>('live', 'hot-archive').chain((kind) =>
-  fc.record({
-    kind: fc.constant(kind),
-    protocol: kind === 'live' ? fc.constantFrom(10, 23) : fc.constant(23),
-    // Mostly buckets of dozens to a hundred-odd records (many pages); sometimes tiny ones (0, 1, 2 records).
-    records: fc.oneof(
-      { weight: 1, arbitrary: fc.array(kind === 'live' ? liveRecordArb : hotRecordArb, { maxLength: 3 }) },
-      {
-        weight: 4,
-        arbitrary: fc.array(kind === 'live' ? liveRecordArb : hotRecordArb, {
-          minLength: 20,
-          maxLength: 150,
-          size: 'max',
-        }),
-      },
-    ),
-    absent: fc.array(ledgerKeyArb, { maxLength: 20 }),
-    pageSize: fc.constantFrom(64, 256, 1024),
-    cutoffFraction: fc.double({ min: 0, max: 1.5, noNaN: true }),
-  }),
-);
-
-interface Oracle {
-  /** key hex → payload and the offset of its record mark. */
-  present: Map<string, { key: Uint8Array; payload: Uint8Array; offset: number }>;
-  absent: Uint8Array[];
-  /** LedgerEntryType → [start, end). */
-  typeRanges: Map<number, { start: number; end: number }>;
-}
-
-/** Writes the scenario's bucket and computes, independently of the index code, what its index must answer. */
-function makeBucket(dir: string, scenario: Scenario): { bucket: BucketFile; oracle: Oracle } {
-  const ops = kindOps(scenario.kind);
-  const byKey = new Map<string, Uint8Array>();
-  const neighbours: Uint8Array[] = [];
-  for (const [keyObject, generated, neighbour] of scenario.records) {
-    let payload = generated;
-    // INIT does not exist before protocol 11: make it LIVE.
-    if (scenario.kind === 'live' && scenario.protocol < FIRST_PROTOCOL_INIT_AND_META && recordType(payload) === 2) {
-      payload = new Uint8Array(payload);
-      payload[3] = 0;
-    }
-    const key = toBytes(keyObject);
-    if (!byKey.has(hex(key))) byKey.set(hex(key), payload);
-    neighbours.push(neighbour);
-  }
-  const payloads = [...byKey.values()].sort(ops.compare);
-  return bucketWithOracle(dir, scenario.kind, scenario.protocol, payloads, [...scenario.absent, ...neighbours]);
-}
-
-/** Writes sorted, distinct-key payloads as a bucket and works out its oracle; `absent` keys that are present are dropped. */
-function bucketWithOracle(
-  dir: string,
-  kind: BucketKind,
-  protocol: number,
-  payloads: Uint8Array[],
-  absent: Uint8Array[],
-): { bucket: BucketFile; oracle: Oracle } {
-  const ops = kindOps(kind);
-  const bucket = writeBucket(dir, kind, protocol, payloads, { fsync: false });
-  const present: Oracle['present'] = new Map();
-  const typeStarts: [number, number][] = [];
-  let offset = protocol >= FIRST_PROTOCOL_INIT_AND_META ? 4 + encodeMeta(kind, protocol).length : 0;
-  for (const payload of payloads) {
-    const tombstone = ops.isTombstone(recordType(payload));
-    const key = tombstone ? payload.slice(4) : ledgerKeyOfEntry(payload.subarray(4));
-    present.set(hex(key), { key, payload, offset });
-    const type = new DataView(key.buffer, key.byteOffset).getInt32(0);
-    if (typeStarts.length === 0 || typeStarts[typeStarts.length - 1]![0] !== type) typeStarts.push([type, offset]);
-    offset += 4 + payload.length;
-  }
-  const typeRanges = new Map<number, { start: number; end: number }>();
-  typeStarts.forEach(([type, start], i) => {
-    typeRanges.set(type, { start, end: i + 1 < typeStarts.length ? typeStarts[i + 1]![1] : bucket.size });
-  });
-  return { bucket, oracle: { present, absent: absent.filter((key) => !present.has(hex(key))), typeRanges } };
-}
-
-/** Every disagreement between `index` and the oracle, as text (empty when they agree). */
-function disagreements(index: BucketIndex, oracle: Oracle): string[] {
-  const problems: string[] = [];
-  for (const [keyHex, { key, payload }] of oracle.present) {
-    const got = index.lookup(key);
-    if (got === undefined || hex(got) !== hex(payload)) problems.push(`lookup ${keyHex}: ${got && hex(got)}`);
-  }
-  for (const key of oracle.absent) {
-    const got = index.lookup(key);
-    if (got !== undefined) problems.push(`absent ${hex(key)} found`);
-  }
-  // lookupSorted over present and absent keys together (sorted, with a repeated key).
-  const keys = [...[...oracle.present.values()].map((entry) => entry.key), ...oracle.absent].sort(compareLedgerKeys);
-  if (keys.length > 0) keys.push(keys[keys.length - 1]!);
-  const found = new Map<number, string>();
-  index.lookupSorted(keys, (i, payload) => {
-    if (found.has(i)) problems.push(`lookupSorted reported ${i} twice`);
-    found.set(i, hex(payload));
-  });
-  keys.forEach((key, i) => {
-    const expected = oracle.present.get(hex(key));
-    const got = found.get(i);
-    if ((expected === undefined ? undefined : hex(expected.payload)) !== got) {
-      problems.push(`lookupSorted ${i} ${hex(key)}: ${got}`);
-    }
-  });
-  const ranges = [...index.typeRanges].map(([type, range]) => [type, range.start, range.end]);
-  const expectedRanges = [...oracle.typeRanges].map(([type, range]) => [type, range.start, range.end]);
-  if (JSON.stringify(ranges) !== JSON.stringify(expectedRanges)) {
-    problems.push(`type ranges ${JSON.stringify(ranges)} != ${JSON.stringify(expectedRanges)}`);
-  }
-  return problems;
-}
-
-function withIndex<T>(index: BucketIndex, body: (index: BucketIndex) => T): T {
-  try {
-    return body(index);
-  } finally {
-    index.close();
-  }
-}
+import {
+  bucketWithOracle,
+  disagreements,
+  liveRecordArb,
+  makeBucket,
+  samePageIndex,
+  scenarioOf,
+  withIndex,
+} from './support.js';
 
 describe('BucketIndex against an oracle', () => {
-  it('finds every present key, no absent key, and the type ranges, in every kind of index', () => {
-    const root = tempDir('bucket-index');
-    let run = 0;
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        // A directory per run: the same entries give the same bucket, whose index another run may have persisted.
-        const dir = join(root, String(run++));
-        mkdirSync(dir);
-        const { bucket, oracle } = makeBucket(dir, scenario);
-        const problems: string[] = [];
-        const options = {
-          pageSize: scenario.pageSize,
-          onIndexProblem: (problem: BucketError) => problems.push(problem.message),
-        };
-
-        const inMemory = openBucketIndex(bucket, { ...options, inMemoryCutoff: Number.POSITIVE_INFINITY });
-        expect(inMemory.kind).toBe('in-memory');
-        expect(withIndex(inMemory, (index) => disagreements(index, oracle))).toEqual([]);
-        if (bucket.path === undefined) return;
-
-        const built = openBucketIndex(bucket, { ...options, inMemoryCutoff: 0 });
-        expect(built.kind).toBe('page');
-        expect(existsSync(indexPathOf(bucket.path))).toBe(true);
-        expect(withIndex(built, (index) => disagreements(index, oracle))).toEqual([]);
-
-        const reloaded = openBucketIndex(bucket, { ...options, inMemoryCutoff: 0 });
-        expect(withIndex(reloaded, (index) => disagreements(index, oracle))).toEqual([]);
-        // Loaded, not rebuilt: the filter seed is random per build.
-        expect(samePageIndex(built, reloaded)).toBe(true);
-
-        const cutoff = Math.floor(bucket.size * scenario.cutoffFraction);
-        const builder = new BucketIndexBuilder(
-          { path: bucket.path, kind: bucket.kind },
-          { ...options, inMemoryCutoff: cutoff },
-        );
-        const verified = verifyBucketFile(bucket.path, bucket.kind, bucket.hash, (payload, offset) =>
-          builder.add(payload, offset),
-        );
-        const incremental = builder.finish(verified);
-        expect(incremental.kind).toBe(bucket.size < cutoff ? 'in-memory' : 'page');
-        expect(withIndex(incremental, (index) => disagreements(index, oracle))).toEqual([]);
-        expect(problems).toEqual([]);
-      }),
-      propertyParams({ numRuns: 60 }),
-    );
-  });
-
   it('finds entries whose key fields sit behind an ext (CONTRACT_CODE ext v0 and v1, CONTRACT_DATA)', () => {
     const dir = tempDir('bucket-index');
     const random = seededRandom(31);
@@ -321,27 +121,6 @@ describe('BucketIndex against an oracle', () => {
     expect(() => openBucketIndex(bucket, { pageSize: 1000 })).toThrow(/power of two/);
   });
 });
-
-function scenarioOf(kind: BucketKind, records: GeneratedRecord[], pageSize = 256): Scenario {
-  return { kind, protocol: 23, records, absent: [], pageSize, cutoffFraction: 0 };
-}
-
-function samePageIndex(a: BucketIndex, b: BucketIndex): boolean {
-  if (!(a instanceof PageIndex) || !(b instanceof PageIndex)) return false;
-  const same = (x: ArrayBufferView | undefined, y: ArrayBufferView | undefined) =>
-    x === undefined || y === undefined
-      ? x === y
-      : Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(y.buffer, y.byteOffset, y.byteLength));
-  return (
-    a.table.pageCount === b.table.pageCount &&
-    same(a.table.pageOffsets, b.table.pageOffsets) &&
-    same(a.table.keyStarts, b.table.keyStarts) &&
-    same(a.table.keyBytes, b.table.keyBytes) &&
-    a.filter?.hashSeed === b.filter?.hashSeed &&
-    a.filter?.mixSeed === b.filter?.mixSeed &&
-    same(a.filter?.fingerprints, b.filter?.fingerprints)
-  );
-}
 
 describe('the persisted index file', () => {
   /** A page-indexed bucket of ~150 live records and its oracle. */

@@ -2,12 +2,9 @@
 // named tests, a randomized comparison against the oracle and the old approach, snapshot isolation while later
 // ledgers close, bulk and point loads through snapshots, and raw type scans.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { compareLedgerKeys, encodeLedgerEntry, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
-import { hex, seededRandom, withTempDir } from '@strata/test-kit';
-import { afterAll, describe, expect, it } from 'vitest';
+import { hex, seededRandom, tempDir, withTempDir } from '@strata/test-kit';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type BucketFile, BucketInput, emptyBucket, writeBucket } from '../src/bucket-file.js';
 import { openBucketIndex } from '../src/bucket-index/bucket-index.js';
 import { BucketManager } from '../src/bucket-manager.js';
@@ -16,8 +13,8 @@ import { freshLiveEntries } from '../src/merge/bucket-merge.js';
 import { BucketListSnapshot, type SnapshotBucket } from '../src/snapshot.js';
 import { BatchStream, Oracle, poolKey } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'strata-scan-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The running test's directory for makeBucket's buckets (set by the unit tests' beforeEach). */
+let dir: string;
 
 const OFFER = LEDGER_ENTRY_TYPE.OFFER;
 const id = (label: string, n: number): Uint8Array =>
@@ -67,6 +64,10 @@ const sorted = (entries: Uint8Array[]): string[] =>
   [...entries].sort((a, b) => compareLedgerKeys(ledgerKeyOfEntry(a), ledgerKeyOfEntry(b))).map(hex);
 
 describe('scanCurrentLiveEntries: stellar-core loser tree unit tests', () => {
+  beforeEach(() => {
+    dir = tempDir('scan');
+  });
+
   for (let k = 0; k <= 10; k++) {
     it(`k disjoint buckets, k = ${k}`, () => {
       const offers = Array.from({ length: 4 * k }, (_, n) => offer(n, 1));

@@ -2,8 +2,16 @@
 // test can talk about "key 17"), versions of an entry (same key, other contents), and an oracle that replays
 // batches into plain Maps — the simple model every list test compares against.
 import { createHash } from 'node:crypto';
-import { encodeLedgerEntry, type LedgerEntry, ledgerKeyOfEntry } from '@strata/ledger-key';
+import type { xdr } from '@stellar/stellar-base';
+import { compareLedgerKeys, encodeLedgerEntry, type LedgerEntry, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { hex, seededRandom, withTempDir } from '@strata/test-kit';
+import fc from 'fast-check';
+import { bucketEntryForKeyArb, ledgerKeyObjectArb, siblingKeyArb, toBytes } from '../../ledger-key/test/arbitraries.js';
+import { type BucketFile, writeBucket } from '../src/bucket-file.js';
+import type { BucketIndex } from '../src/bucket-index/bucket-index.js';
+import { type BinaryFuse16, FuseHashCollector } from '../src/bucket-index/fuse-filter.js';
+import { PageIndex } from '../src/bucket-index/page-index.js';
+import { type BucketKind, encodeMeta, FIRST_PROTOCOL_INIT_AND_META, kindOps, META, recordType } from '../src/kind.js';
 import type { HotArchiveBatch, LiveBatch } from '../src/merge/bucket-merge.js';
 
 function id32(label: string, n: number): Uint8Array {
@@ -194,4 +202,178 @@ export async function listHashAfter(Manager: ManagerClass, merger: 'workers' | '
       await manager.close();
     }
   });
+}
+
+/**
+ * A temporary directory (test-kit's withTempDir) held for a whole test file whose module-level material lives in it:
+ * created now, removed by `release` (call it from afterAll).
+ */
+export async function holdTempDir(prefix: string): Promise<{ dir: string; release: () => Promise<void> }> {
+  let resolveDir!: (dir: string) => void;
+  let done!: () => void;
+  const created = new Promise<string>((resolve) => {
+    resolveDir = resolve;
+  });
+  const held = withTempDir((dir) => {
+    resolveDir(dir);
+    return new Promise<void>((resolve) => {
+      done = resolve;
+    });
+  }, prefix);
+  const dir = await created;
+  return {
+    dir,
+    release: async () => {
+      done();
+      await held;
+    },
+  };
+}
+
+/** The binary fuse filter of `keys` built through the collector, or undefined when fewer than two are distinct. */
+export function fuseFilterOf(keys: readonly Uint8Array[], seed = 0x1234_5678_9abc_def0n): BinaryFuse16 | undefined {
+  const collector = new FuseHashCollector(seed);
+  for (const key of keys) collector.add(key);
+  return collector.build();
+}
+
+// ---- BucketIndex against an oracle: random buckets of both kinds and what their index must answer (used by
+// bucket-index.test.ts and bucket-index.property.test.ts).
+
+/** A generated record: its key (decoded, for neighbours), its payload, and a near neighbour key. */
+export type GeneratedRecord = [key: xdr.LedgerKey, payload: Uint8Array, neighbour: Uint8Array];
+
+export const notMeta = (payload: Uint8Array): boolean => recordType(payload) !== META;
+
+export const liveRecordArb: fc.Arbitrary<GeneratedRecord> = ledgerKeyObjectArb.chain((key) =>
+  fc.tuple(fc.constant(key), bucketEntryForKeyArb(key).filter(notMeta), siblingKeyArb(key).map(toBytes)),
+);
+
+export interface Scenario {
+  kind: BucketKind;
+  protocol: number;
+  records: GeneratedRecord[];
+  absent: Uint8Array[];
+  pageSize: number;
+  /** Fraction of the file size at which the incremental builder's cutoff sits (0 → page index, > 1 → in memory). */
+  cutoffFraction: number;
+}
+
+export interface IndexOracle {
+  /** key hex → payload and the offset of its record mark. */
+  present: Map<string, { key: Uint8Array; payload: Uint8Array; offset: number }>;
+  absent: Uint8Array[];
+  /** LedgerEntryType → [start, end). */
+  typeRanges: Map<number, { start: number; end: number }>;
+}
+
+/** Writes the scenario's bucket and computes, independently of the index code, what its index must answer. */
+export function makeBucket(dir: string, scenario: Scenario): { bucket: BucketFile; oracle: IndexOracle } {
+  const ops = kindOps(scenario.kind);
+  const byKey = new Map<string, Uint8Array>();
+  const neighbours: Uint8Array[] = [];
+  for (const [keyObject, generated, neighbour] of scenario.records) {
+    let payload = generated;
+    // INIT does not exist before protocol 11: make it LIVE.
+    if (scenario.kind === 'live' && scenario.protocol < FIRST_PROTOCOL_INIT_AND_META && recordType(payload) === 2) {
+      payload = new Uint8Array(payload);
+      payload[3] = 0;
+    }
+    const key = toBytes(keyObject);
+    if (!byKey.has(hex(key))) byKey.set(hex(key), payload);
+    neighbours.push(neighbour);
+  }
+  const payloads = [...byKey.values()].sort(ops.compare);
+  return bucketWithOracle(dir, scenario.kind, scenario.protocol, payloads, [...scenario.absent, ...neighbours]);
+}
+
+/** Writes sorted, distinct-key payloads as a bucket and works out its oracle; `absent` keys that are present are dropped. */
+export function bucketWithOracle(
+  dir: string,
+  kind: BucketKind,
+  protocol: number,
+  payloads: Uint8Array[],
+  absent: Uint8Array[],
+): { bucket: BucketFile; oracle: IndexOracle } {
+  const ops = kindOps(kind);
+  const bucket = writeBucket(dir, kind, protocol, payloads, { fsync: false });
+  const present: IndexOracle['present'] = new Map();
+  const typeStarts: [number, number][] = [];
+  let offset = protocol >= FIRST_PROTOCOL_INIT_AND_META ? 4 + encodeMeta(kind, protocol).length : 0;
+  for (const payload of payloads) {
+    const tombstone = ops.isTombstone(recordType(payload));
+    const key = tombstone ? payload.slice(4) : ledgerKeyOfEntry(payload.subarray(4));
+    present.set(hex(key), { key, payload, offset });
+    const type = new DataView(key.buffer, key.byteOffset).getInt32(0);
+    if (typeStarts.length === 0 || typeStarts[typeStarts.length - 1]![0] !== type) typeStarts.push([type, offset]);
+    offset += 4 + payload.length;
+  }
+  const typeRanges = new Map<number, { start: number; end: number }>();
+  typeStarts.forEach(([type, start], i) => {
+    typeRanges.set(type, { start, end: i + 1 < typeStarts.length ? typeStarts[i + 1]![1] : bucket.size });
+  });
+  return { bucket, oracle: { present, absent: absent.filter((key) => !present.has(hex(key))), typeRanges } };
+}
+
+/** Every disagreement between `index` and the oracle, as text (empty when they agree). */
+export function disagreements(index: BucketIndex, oracle: IndexOracle): string[] {
+  const problems: string[] = [];
+  for (const [keyHex, { key, payload }] of oracle.present) {
+    const got = index.lookup(key);
+    if (got === undefined || hex(got) !== hex(payload)) problems.push(`lookup ${keyHex}: ${got && hex(got)}`);
+  }
+  for (const key of oracle.absent) {
+    const got = index.lookup(key);
+    if (got !== undefined) problems.push(`absent ${hex(key)} found`);
+  }
+  // lookupSorted over present and absent keys together (sorted, with a repeated key).
+  const keys = [...[...oracle.present.values()].map((entry) => entry.key), ...oracle.absent].sort(compareLedgerKeys);
+  if (keys.length > 0) keys.push(keys[keys.length - 1]!);
+  const found = new Map<number, string>();
+  index.lookupSorted(keys, (i, payload) => {
+    if (found.has(i)) problems.push(`lookupSorted reported ${i} twice`);
+    found.set(i, hex(payload));
+  });
+  keys.forEach((key, i) => {
+    const expected = oracle.present.get(hex(key));
+    const got = found.get(i);
+    if ((expected === undefined ? undefined : hex(expected.payload)) !== got) {
+      problems.push(`lookupSorted ${i} ${hex(key)}: ${got}`);
+    }
+  });
+  const ranges = [...index.typeRanges].map(([type, range]) => [type, range.start, range.end]);
+  const expectedRanges = [...oracle.typeRanges].map(([type, range]) => [type, range.start, range.end]);
+  if (JSON.stringify(ranges) !== JSON.stringify(expectedRanges)) {
+    problems.push(`type ranges ${JSON.stringify(ranges)} != ${JSON.stringify(expectedRanges)}`);
+  }
+  return problems;
+}
+
+export function withIndex<T>(index: BucketIndex, body: (index: BucketIndex) => T): T {
+  try {
+    return body(index);
+  } finally {
+    index.close();
+  }
+}
+
+export function scenarioOf(kind: BucketKind, records: GeneratedRecord[], pageSize = 256): Scenario {
+  return { kind, protocol: 23, records, absent: [], pageSize, cutoffFraction: 0 };
+}
+
+export function samePageIndex(a: BucketIndex, b: BucketIndex): boolean {
+  if (!(a instanceof PageIndex) || !(b instanceof PageIndex)) return false;
+  const same = (x: ArrayBufferView | undefined, y: ArrayBufferView | undefined) =>
+    x === undefined || y === undefined
+      ? x === y
+      : Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(y.buffer, y.byteOffset, y.byteLength));
+  return (
+    a.table.pageCount === b.table.pageCount &&
+    same(a.table.pageOffsets, b.table.pageOffsets) &&
+    same(a.table.keyStarts, b.table.keyStarts) &&
+    same(a.table.keyBytes, b.table.keyBytes) &&
+    a.filter?.hashSeed === b.filter?.hashSeed &&
+    a.filter?.mixSeed === b.filter?.mixSeed &&
+    same(a.filter?.fingerprints, b.filter?.fingerprints)
+  );
 }

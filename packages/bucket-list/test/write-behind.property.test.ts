@@ -9,12 +9,11 @@
 //   4. A failing write (ENOSPC from /dev/full) surfaces as BucketError IO at close, not a hang or a wrong hash, and
 //      the helper serves the next output; an aborted output leaves no file and frees the helper.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { propertyParams } from '@strata/test-kit';
+import { propertyParams, tempDir } from '@strata/test-kit';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { mergeInputs } from '../bench/data.js';
 import { writeBucket } from '../src/bucket-file.js';
 import { BucketError } from '../src/errors.js';
@@ -22,8 +21,8 @@ import { mergeBucketFiles } from '../src/merge/bucket-merge.js';
 import { RecordWriter } from '../src/record-io.js';
 import { WRITE_BEHIND_CHUNK, WriteBehind } from '../src/write-behind.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'strata-write-behind-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The running test's directory (set in beforeEach); nextPath names fresh files in it. */
+let dir: string;
 let fileCounter = 0;
 const nextPath = (): string => join(dir, `out-${fileCounter++}.tmp`);
 
@@ -94,6 +93,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('write-behind', () => {
+  beforeEach(() => {
+    dir = tempDir('write-behind');
+  });
+
   it('1. writes the same bytes and hash as the inline writer for any put/putRun sequence', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
