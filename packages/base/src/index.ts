@@ -13,5 +13,5 @@ export {
   writeFileAtomic,
   writeFileAtomicSync,
 } from './atomic-file.js';
-export { type ErrorContext, formatErrorMessage, isErrnoError, StrataError } from './strata-error.js';
+export { describeValue, type ErrorContext, formatErrorMessage, isErrnoError, StrataError } from './strata-error.js';
 export { spawnWorker } from './worker.js';

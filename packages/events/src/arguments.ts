@@ -2,6 +2,7 @@
 // INVALID_ARGUMENT naming the argument, never a TypeError from deep inside a walk or a garbage answer (a plain array
 // read as bytes, a fractional offset that writes nowhere). Each check is O(1), so they sit on the ingest and
 // post-filter paths (deriveTermsInto, PayloadView) at no measurable cost; loops over bytes check nothing extra.
+import { describeValue } from '@strata/base';
 import { EventsError, EventsErrorCode } from './errors.js';
 
 /** Throws INVALID_ARGUMENT about `field`. */
@@ -9,32 +10,8 @@ export function badArgument(field: string, detail: string): never {
   throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
 }
 
-/**
- * A short description of any value for an error message. Never throws: `String()` of a null-prototype object and
- * a template literal holding a Symbol both throw TypeError, so caller values are never formatted directly. Long
- * strings are described by their length, so a 16 MiB argument does not become a 16 MiB message.
- */
-export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return value.length > 64 ? `a string of ${value.length} characters` : JSON.stringify(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'symbol':
-      return 'a symbol';
-    case 'function':
-      return 'a function';
-    case 'object':
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return `an array of ${value.length}`;
-      return Object.prototype.toString
-        .call(value)
-        .slice(8, -1)
-        .replace(/^Object$/, 'an object');
-    default:
-      return String(value); // number, boolean, undefined
-  }
-}
+/** Caller values in messages: one description for every package (@strata/base). */
+export { describeValue };
 
 /** A Uint8Array (a Buffer is one); a plain array, a string or another typed array is refused. */
 export function checkBytes(value: unknown, field: string): asserts value is Uint8Array {

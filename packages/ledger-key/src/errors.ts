@@ -1,6 +1,6 @@
 // The one error class of @strata/ledger-key. Every function that reads outside bytes or takes a caller's value throws
 // only this (bugs in this package are `assert` failures instead), so callers can branch on a stable `code`.
-import { StrataError } from '@strata/base';
+import { describeValue, StrataError } from '@strata/base';
 
 /**
  * Stable error codes. The strings are part of the public contract: new codes may be added, existing ones keep their
@@ -48,31 +48,8 @@ export function invalidArgument(field: string, detail: string): never {
   throw new LedgerKeyError(LedgerKeyErrorCode.INVALID_ARGUMENT, detail, { field });
 }
 
-/**
- * A short description of any caller value for an error message. Never throws: `String()` of a null-prototype object
- * and a template literal holding a Symbol both throw TypeError, so caller values are never formatted directly.
- */
-export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return value.length > 64 ? `a string of ${value.length} characters` : JSON.stringify(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'symbol':
-      return 'a symbol';
-    case 'function':
-      return 'a function';
-    case 'object':
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return `an array of ${value.length}`;
-      return Object.prototype.toString
-        .call(value)
-        .slice(8, -1)
-        .replace(/^Object$/, 'an object');
-    default:
-      return String(value); // number, boolean, undefined
-  }
-}
+/** Caller values in messages: one description for every package (@strata/base). */
+export { describeValue };
 
 /** INVALID_ARGUMENT for a value passed where a Uint8Array belongs (cold: built only when throwing). */
 export function notBytes(value: unknown, field: string): never {

@@ -2,7 +2,7 @@
 // function (too short, wrong magic or version, failed checksum, inconsistent header) throw only this; bugs in this
 // package are `assert` failures (@strata/base) instead. `code` is stable; `offset`, `field` and the key fields say
 // where and what.
-import { StrataError } from '@strata/base';
+import { describeValue, StrataError } from '@strata/base';
 
 /** Stable error codes. New codes may be added; existing ones keep their meaning. */
 export const MphfErrorCode = {
@@ -59,28 +59,5 @@ export class MphfError extends StrataError<MphfErrorCode> {
   }
 }
 
-/**
- * A short description of any caller value for an error message. Never throws: `String()` of a null-prototype object
- * and a template literal holding a Symbol both throw TypeError, so caller values are never formatted directly.
- */
-export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return value.length > 64 ? `a string of ${value.length} characters` : JSON.stringify(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'symbol':
-      return 'a symbol';
-    case 'function':
-      return 'a function';
-    case 'object':
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return `an array of ${value.length}`;
-      return Object.prototype.toString
-        .call(value)
-        .slice(8, -1)
-        .replace(/^Object$/, 'an object');
-    default:
-      return String(value); // number, boolean, undefined
-  }
-}
+/** Caller values in messages: one description for every package (@strata/base). */
+export { describeValue };
