@@ -4,7 +4,6 @@
 // through a 5-filter v1 request, against the same request matched on stellar-base decodes. Same seeded corpus.
 // The pubnet-like figure (terms.derive.pubnet-like) needs ledger-meta's generator: it is in
 // packages/ledger-meta/bench/event-terms.bench.ts.
-import { xxh3 } from '@node-rs/xxhash';
 import { runBench } from '@strata/bench';
 import { encodeContractStrkey } from '@strata/ledger-key';
 import fc from 'fast-check';
@@ -18,27 +17,11 @@ import {
   TERM_KEY_BYTES,
   validateGetEventsV1,
 } from '../src/index.js';
-import { CONTRACTS, oracleDecode, payloadArb, TOPIC_VOCABULARY } from '../test/arbitraries.js';
+import { CONTRACTS, decodeAndHash, oracleDecode, payloadArb, TOPIC_VOCABULARY } from '../test/arbitraries.js';
 
 const EVENTS = 4096;
 const payloads = fc.sample(payloadArb, { numRuns: EVENTS, seed: 20260805 }).map((p) => p.bytes);
 const termsPerEvent = payloads.reduce((n, p) => n + deriveTerms(p).length, 0) / EVENTS;
-
-/** The baseline's work for one payload: decode with stellar-base, then hash each term's bytes with napi XXH3. */
-function decodeAndHash(p: Uint8Array): void {
-  const ev = oracleDecode(p.subarray(PAYLOAD_HEADER_LENGTH));
-  hashOracle(5, Uint8Array.of(0, 0, 0, ev.type));
-  if (ev.contractId) hashOracle(0, ev.contractId);
-  hashOracle(6, Uint8Array.of(Math.min(ev.topics.length, 5)));
-  for (let i = 0; i < Math.min(ev.topics.length, 4); i++) hashOracle(1 + i, ev.topics[i]!);
-}
-
-function hashOracle(field: number, value: Uint8Array): bigint {
-  const buf = new Uint8Array(value.length + 1);
-  buf[0] = field;
-  buf.set(value, 1);
-  return xxh3.xxh128(buf);
-}
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const request = validateGetEventsV1({

@@ -3,7 +3,13 @@
 import { xxh3 } from '@node-rs/xxhash';
 import { xdr } from '@stellar/stellar-base';
 import fc from 'fast-check';
-import { type ContractEventType, type EventPayload, encodeContractEvent, encodePayload } from '../src/index.js';
+import {
+  type ContractEventType,
+  type EventPayload,
+  encodeContractEvent,
+  encodePayload,
+  PAYLOAD_HEADER_LENGTH,
+} from '../src/index.js';
 
 /** A small vocabulary so random filters hit random events often: symbols, u32s, an address, a string. */
 export const TOPIC_VOCABULARY: readonly Uint8Array[] = [
@@ -121,4 +127,23 @@ export function oracleTerms(ev: OracleEvent): string[] {
   keys.push(oracleKey(6, Uint8Array.of(Math.min(ev.topics.length, 5))));
   for (const [i, t] of ev.topics.slice(0, 4).entries()) keys.push(oracleKey(1 + i, t));
   return keys;
+}
+
+/**
+ * The term benchmarks' baseline work for one stored payload: decode its ContractEvent with stellar-base, then hash
+ * each term's bytes (field byte + value) with napi XXH3-128, as deriveTerms does from bytes in place.
+ */
+export function decodeAndHash(payload: Uint8Array): void {
+  const ev = oracleDecode(payload.subarray(PAYLOAD_HEADER_LENGTH));
+  hashOracleTerm(5, Uint8Array.of(0, 0, 0, ev.type));
+  if (ev.contractId) hashOracleTerm(0, ev.contractId);
+  hashOracleTerm(6, Uint8Array.of(Math.min(ev.topics.length, 5)));
+  for (let i = 0; i < Math.min(ev.topics.length, 4); i++) hashOracleTerm(1 + i, ev.topics[i]!);
+}
+
+function hashOracleTerm(field: number, value: Uint8Array): bigint {
+  const buf = new Uint8Array(value.length + 1);
+  buf[0] = field;
+  buf.set(value, 1);
+  return xxh3.xxh128(buf);
 }

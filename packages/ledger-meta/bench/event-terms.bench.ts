@@ -3,17 +3,9 @@
 // topics with account addresses and asset strings, Zipf-dominant contracts, 10k accounts), against decoding each
 // ContractEvent with @stellar/stellar-base and hashing the re-serialized parts. Here, not in events, because events
 // cannot depend on ledger-meta (ledger-meta imports it).
-import { xxh3 } from '@node-rs/xxhash';
 import { runBench } from '@strata/bench';
-import {
-  deriveTerms,
-  deriveTermsInto,
-  encodePayload,
-  MAX_TERMS_PER_EVENT,
-  PAYLOAD_HEADER_LENGTH,
-  TERM_KEY_BYTES,
-} from '@strata/events';
-import { oracleDecode } from '../../events/test/arbitraries.js';
+import { deriveTerms, deriveTermsInto, encodePayload, MAX_TERMS_PER_EVENT, TERM_KEY_BYTES } from '@strata/events';
+import { decodeAndHash } from '../../events/test/arbitraries.js';
 import { extractLedger, generateNetwork } from '../src/index.js';
 
 const pubnetOptions = { seed: 'terms', ledgers: 12, eventsPerLedger: 400, contracts: 50, accounts: 10_000 };
@@ -36,22 +28,6 @@ for (const ledger of generateNetwork({ ...pubnetOptions, record: false })) {
 }
 const termsPerEvent = pubnetPayloads.reduce((n, p) => n + deriveTerms(p).length, 0) / pubnetPayloads.length;
 const termsOut = new Uint8Array(MAX_TERMS_PER_EVENT * TERM_KEY_BYTES);
-
-/** The baseline's work for one payload: decode with stellar-base, then hash each term's bytes with napi XXH3. */
-function decodeAndHash(p: Uint8Array): void {
-  const ev = oracleDecode(p.subarray(PAYLOAD_HEADER_LENGTH));
-  hashOracle(5, Uint8Array.of(0, 0, 0, ev.type));
-  if (ev.contractId) hashOracle(0, ev.contractId);
-  hashOracle(6, Uint8Array.of(Math.min(ev.topics.length, 5)));
-  for (let i = 0; i < Math.min(ev.topics.length, 4); i++) hashOracle(1 + i, ev.topics[i]!);
-}
-
-function hashOracle(field: number, value: Uint8Array): bigint {
-  const buf = new Uint8Array(value.length + 1);
-  buf[0] = field;
-  buf.set(value, 1);
-  return xxh3.xxh128(buf);
-}
 
 await runBench(async (bench) => {
   await bench.throughput('terms.derive.pubnet-like', {
