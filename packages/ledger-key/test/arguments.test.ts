@@ -9,7 +9,7 @@
 // 2. the valid call of each entry is accepted;
 // 3. each bad call throws LedgerKeyError (instanceof) with an expected code;
 // 4. negative control: the checker rejects a leaked TypeError, a wrong code and a call that does not throw.
-import { errorOf } from '@strata/test-kit';
+import { describeBadArguments, expectErrorCode, type EntryPoint as TestKitEntryPoint } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import * as namespace from '../src/index.js';
 import {
@@ -33,13 +33,7 @@ const { INVALID_ARGUMENT, NOT_SOROBAN_KEY, TRAILING_BYTES, TRUNCATED } = LedgerK
 
 /** Calls `call` and checks it throws LedgerKeyError with one of `codes`; anything else fails saying why. */
 function expectLedgerKeyError(call: () => unknown, codes: readonly LedgerKeyErrorCode[], what: string): void {
-  let error: LedgerKeyError;
-  try {
-    error = errorOf(LedgerKeyError, call);
-  } catch (failure) {
-    throw new Error(`${what}: ${(failure as Error).message}`);
-  }
-  if (!codes.includes(error.code)) throw new Error(`${what}: code ${error.code}, expected one of ${codes.join(', ')}`);
+  expectErrorCode(LedgerKeyError, call, codes, what);
 }
 
 // ---- values no signature here allows ----
@@ -100,15 +94,7 @@ function withField(base: object, path: string, value: unknown): unknown {
 }
 
 /** [argument position, values to put there, codes allowed (INVALID_ARGUMENT when omitted)]. */
-type BadArguments = readonly [number, readonly unknown[], (readonly LedgerKeyErrorCode[])?];
-
-interface EntryPoint {
-  /** The export (or `Class.method`) under test. */
-  name: string;
-  call: (...args: unknown[]) => unknown;
-  valid: readonly unknown[];
-  bad: readonly BadArguments[];
-}
+type EntryPoint = TestKitEntryPoint<LedgerKeyErrorCode>;
 
 const fn = (name: string) => api[name] as (...args: unknown[]) => unknown;
 
@@ -513,35 +499,9 @@ const ENTRY_POINTS: readonly EntryPoint[] = [
   ),
 ];
 
-describe('bad arguments at every public entry point', () => {
-  it('1. every exported function and class has an entry', () => {
-    const covered = new Set(ENTRY_POINTS.map((e) => e.name.split('.')[0]));
-    const exported = Object.entries(api)
-      .filter(([name, value]) => typeof value === 'function' && name !== 'LedgerKeyError')
-      .map(([name]) => name);
-    expect(exported.filter((name) => !covered.has(name))).toEqual([]);
-  });
+describeBadArguments({ errorClass: LedgerKeyError, api, entries: ENTRY_POINTS, defaultCodes: [INVALID_ARGUMENT] });
 
-  for (const entry of ENTRY_POINTS) {
-    it(`${entry.name}: valid arguments are accepted, bad ones are LedgerKeyError`, () => {
-      expect(() => entry.call(...entry.valid)).not.toThrow();
-      // Every bad call is tried and every failure listed, not just the first.
-      const failures: string[] = [];
-      for (const [position, values, codes = [INVALID_ARGUMENT]] of entry.bad) {
-        values.forEach((value, i) => {
-          const args = [...entry.valid];
-          args[position] = value;
-          try {
-            expectLedgerKeyError(() => entry.call(...args), codes, `argument ${position}, bad value #${i}`);
-          } catch (error) {
-            failures.push((error as Error).message);
-          }
-        });
-      }
-      expect(failures).toEqual([]);
-    });
-  }
-
+describe('the bad-argument checker', () => {
   it('4. negative control: the checker catches a leaked TypeError, a wrong code and a call that returns', () => {
     const leaksTypeError = (bytes: unknown) => (bytes as Uint8Array).subarray(0, 1);
     expect(() => expectLedgerKeyError(() => leaksTypeError(null), [INVALID_ARGUMENT], 'leak')).toThrow(/TypeError/);

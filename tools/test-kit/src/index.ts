@@ -1,4 +1,11 @@
 // Test helpers shared by every Strata package. Private: used by tests, never by published code.
+
+export {
+  type BadArguments,
+  describeBadArguments,
+  type EntryPoint,
+  expectErrorCode,
+} from './bad-arguments.js';
 export type { ChildDeadlineJob } from './child-deadline.js';
 export { runChildWithDeadline } from './child-deadline.js';
 export { type ErrorClass, errorOf, hex, rejectionOf } from './errors.js';
