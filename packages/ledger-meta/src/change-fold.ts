@@ -1,7 +1,7 @@
 // Folds one ledger's LedgerEntryChanges, in application order, into the ledger's bucket batch by net effect per key:
 // what existed when the ledger started and what exists when it ends. This is the batch stellar-core adds to its live
 // BucketList for the ledger (spec ledger-keys-and-buckets.md §4.5: init / live / dead, no key twice).
-import { compareLedgerKeys, ledgerKeyOfEntry, validateLedgerKey } from '@strata/ledger-key';
+import { compareLedgerKeys, ledgerKeyOfEntry, readU32, validateLedgerKey } from '@strata/ledger-key';
 import { checkBytes, checkInteger, checkOptions, invalidArgument } from './arguments.js';
 import { fromLedgerKeyError } from './errors.js';
 
@@ -27,6 +27,13 @@ export interface LedgerBatch {
 }
 
 export interface FoldOptions {
+  /**
+   * The ledger the changes belong to. With it, a RESTORED change whose entry's `lastModifiedLedgerSeq` is not this
+   * ledger counts as STATE (a read): stellar-core emits RESTORED with the old value for an expired entry that was
+   * never evicted but rewrites only its TTL, and every entry it writes carries the ledger's sequence (spec
+   * ledger-state-replay.md §3.1). `extractLedger` passes the header's sequence.
+   */
+  ledgerSeq?: number;
   /**
    * Whether `key` (XDR LedgerKey) was in the live state when the ledger started; asked only for keys whose first
    * change in the ledger is RESTORED (see LedgerChangeFold). Absent: such keys count as still live (the safe choice).
@@ -64,8 +71,10 @@ interface KeyFate {
   firstSource: Uint8Array | null;
   firstStart: number;
   firstEnd: number;
-  /** Phase of the last value-moving change (not STATE) in application order, -1 while there is none; its entry. */
+  /** Phase of the last value-moving change (not STATE) in application order, -1 while there is none; its kind and
+   * its entry. */
   movePhase: number;
+  moveKind: LedgerEntryChangeKind;
   moveSource: Uint8Array | null;
   moveStart: number;
   moveEnd: number;
@@ -79,8 +88,9 @@ const OTHER_TYPES = 10;
 
 /** FoldOptions as given by a caller: an object whose `wasLive`, if any, is a function (INVALID_ARGUMENT otherwise). */
 export function checkFoldOptions(options: unknown): FoldOptions {
-  const { wasLive } = checkOptions(options, 'options');
+  const { wasLive, ledgerSeq } = checkOptions(options, 'options');
   if (wasLive !== undefined && typeof wasLive !== 'function') throw invalidArgument('wasLive', 'a function', wasLive);
+  if (ledgerSeq !== undefined) checkInteger(ledgerSeq, 'ledgerSeq', 0, 0xffff_ffff);
   return (options ?? {}) as FoldOptions;
 }
 
@@ -112,6 +122,10 @@ function checkChange(kind: unknown, key: unknown, entry: unknown): void {
   }
   if (Buffer.compare(entryKey, keyBytes) !== 0) throw invalidArgument('entry', 'an entry of `key`', entry);
 }
+
+/** LedgerEntryType TTL, and where a TTL entry's liveUntilLedgerSeq sits (after lastModified, type, keyHash). */
+const TTL_TYPE = 9;
+const TTL_LIVE_UNTIL = 4 + 4 + 32;
 
 /** Hash-table slots a fold starts with (a power of two; the table doubles at half load). */
 const INITIAL_SLOTS = 1024;
@@ -148,13 +162,21 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  *   `wasLive`, consulted (by finish()) only for keys first seen as RESTORED. Without it a restore counts as `live`:
  *   that is always safe for the BucketList (LIVE over an absent key only keeps a tombstone longer), while `init` over
  *   a key an older bucket still holds would let a later DEAD annihilate the INIT in a merge and resurrect the older
- *   value. With `wasLive` the batch is exactly stellar-core's (init for restores from the hot archive).
+ *   value. With the ledger's sequence (FoldOptions.ledgerSeq) a RESTORED whose entry was not written in this ledger
+ *   (its lastModifiedLedgerSeq is older) is a read, STATE: stellar-core rewrote only its TTL.
  *
  * Every later change only moves the newest value: CREATED / UPDATED / RESTORED set it, REMOVED clears it, STATE does
- * not change it (it restates the value before the next change). Evicted keys arrive as REMOVED after everything else.
+ * not change it (it restates the value before the next change), and an UPDATED of a TTL that lowers
+ * liveUntilLedgerSeq below an earlier UPDATED's (parallel read-only bumps in different clusters) keeps the larger
+ * one, as stellar-core does. Evicted keys arrive as REMOVED after everything else.
+ *
+ * With `wasLive` and `ledgerSeq` the batch holds exactly the entries stellar-core's ledger transaction commits from
+ * the meta's changes. stellar-core adds two entries of its own that no meta carries: CONFIG_SETTING_EVICTION_ITERATOR
+ * (every ledger from protocol 20) and, every sample period, CONFIG_SETTING_LIVE_SOROBAN_STATE_SIZE_WINDOW;
+ * @strata/ledger-state adds them (spec ledger-state-replay.md §3.4–3.5).
  *
  * Result per key: absent→present = init (newest entry); present→present = live (newest entry); present→absent = dead
- * (key); absent→absent (created and removed within the ledger) = nothing. A key lands in at most one list, so the
+ * (key); absent→absent (created and removed within the ledger) = nothing; only STATE (never written) = nothing. A key lands in at most one list, so the
  * batch satisfies stellar-core's "no duplicate keys across init/live/dead" assertion by construction.
  *
  * Keys are found through an open-addressing hash table over their field bytes, so a change costs a hash and a
@@ -173,15 +195,30 @@ export class LedgerChangeFold {
   private wordSource: Uint8Array | null = null;
   private wordView: Int32Array | null = null;
   private readonly wasLive: ((key: Uint8Array) => boolean) | undefined;
+  /** The ledger of the changes (see FoldOptions.ledgerSeq), or -1 when not known. */
+  private ledgerSeq: number;
   /** Whether every key came as validated fields (observeFields); keys given to observe() sort by compareLedgerKeys. */
   private validated = true;
+  /** Set by finish(): the keys restored from the hot archive, in key order. */
+  private restoredFromArchive: Uint8Array[] = [];
 
   /**
    * `wasLive(key)`: whether a key first seen as RESTORED was in the live state at the ledger's start. A `wasLive`
    * that is not a function is INVALID_ARGUMENT.
    */
   constructor(options: FoldOptions = {}) {
-    this.wasLive = checkFoldOptions(options).wasLive;
+    const { wasLive, ledgerSeq } = checkFoldOptions(options);
+    this.wasLive = wasLive;
+    this.ledgerSeq = ledgerSeq ?? -1;
+  }
+
+  /**
+   * Sets the ledger of the changes (FoldOptions.ledgerSeq) for a caller that learns it after construction: the
+   * extractor reads the header first. Call before the first change.
+   * @internal
+   */
+  setLedgerSeq(ledgerSeq: number): void {
+    this.ledgerSeq = ledgerSeq;
   }
 
   /**
@@ -270,7 +307,7 @@ export class LedgerChangeFold {
    */
   observeAt(
     phase: number,
-    kind: LedgerEntryChangeKind,
+    observedKind: LedgerEntryChangeKind,
     type: number,
     src: Uint8Array,
     keyStart: number,
@@ -280,6 +317,15 @@ export class LedgerChangeFold {
     entryStart: number,
     entryEnd: number,
   ): void {
+    // A restore of an expired entry still in the live state: stellar-core rewrites only its TTL, so the entry's own
+    // RESTORED carries its old lastModifiedLedgerSeq and is a read (§3.1).
+    const kind =
+      observedKind === LEDGER_ENTRY_CHANGE.RESTORED &&
+      this.ledgerSeq >= 0 &&
+      entrySource !== null &&
+      readU32(entrySource, entryStart) !== this.ledgerSeq
+        ? LEDGER_ENTRY_CHANGE.STATE
+        : observedKind;
     let words: Int32Array | null = null;
     let wordStart = 0;
     if (src === this.wordSource && ((keyStart | keyEnd) & 3) === 0) {
@@ -322,6 +368,7 @@ export class LedgerChangeFold {
       firstStart: entryStart,
       firstEnd: entryEnd,
       movePhase: kind === LEDGER_ENTRY_CHANGE.STATE ? -1 : phase,
+      moveKind: kind,
       moveSource: value,
       moveStart: entryStart,
       moveEnd: entryEnd,
@@ -352,11 +399,10 @@ export class LedgerChangeFold {
     const byType: KeyFate[][] = [];
     for (let type = 0; type <= OTHER_TYPES; type++) byType.push([]);
     for (const fate of this.fateList) {
+      // Only STATE (reads, and restores of entries still live): the ledger did not write the key.
+      if (fate.movePhase < 0) continue;
       const first = fate.firstKind;
-      const current =
-        fate.movePhase >= 0
-          ? entryOf(fate.moveSource, fate.moveStart, fate.moveEnd)
-          : entryOf(fate.firstSource, fate.firstStart, fate.firstEnd);
+      const current = entryOf(fate.moveSource, fate.moveStart, fate.moveEnd);
       let existedAtStart =
         first === LEDGER_ENTRY_CHANGE.STATE ||
         first === LEDGER_ENTRY_CHANGE.UPDATED ||
@@ -385,9 +431,21 @@ export class LedgerChangeFold {
       for (const fate of kept) {
         if (fate.current !== null) (fate.existedAtStart ? batch.live : batch.init).push(fate.current);
         else batch.dead.push(keyOf(fate));
+        if (fate.firstKind === LEDGER_ENTRY_CHANGE.RESTORED && !fate.existedAtStart && fate.current !== null) {
+          this.restoredFromArchive.push(keyOf(fate));
+        }
       }
     }
     return batch;
+  }
+
+  /**
+   * After finish(): the XDR LedgerKeys first seen as RESTORED that were not live when the ledger started and are at
+   * its end, i.e. restored from the hot archive (data, code and their TTLs), in key order. stellar-core marks the
+   * CONTRACT_DATA and CONTRACT_CODE ones restored in its hot-archive BucketList.
+   */
+  archiveRestores(): Uint8Array[] {
+    return this.restoredFromArchive;
   }
 }
 
@@ -451,7 +509,20 @@ function update(
     fate.firstEnd = entryEnd;
   }
   if (kind !== LEDGER_ENTRY_CHANGE.STATE && phase >= fate.movePhase) {
+    if (
+      kind === LEDGER_ENTRY_CHANGE.UPDATED &&
+      fate.moveKind === LEDGER_ENTRY_CHANGE.UPDATED &&
+      fate.type === TTL_TYPE &&
+      entrySource !== null &&
+      fate.moveSource !== null &&
+      readU32(entrySource, entryStart + TTL_LIVE_UNTIL) < readU32(fate.moveSource, fate.moveStart + TTL_LIVE_UNTIL)
+    ) {
+      // Parallel read-only TTL bumps (CAP-63): stellar-core keeps the largest since the key's last create, remove or
+      // restore, whatever order the meta lists them in (§3.2, ParallelApplyUtils.cpp updateMaxOfRoTTLBump).
+      return;
+    }
     fate.movePhase = phase;
+    fate.moveKind = kind;
     fate.moveSource = kind === LEDGER_ENTRY_CHANGE.REMOVED ? null : entrySource;
     fate.moveStart = entryStart;
     fate.moveEnd = entryEnd;

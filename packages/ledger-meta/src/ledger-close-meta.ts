@@ -20,7 +20,7 @@ import * as xdrWalker from './xdr-walker.js';
 // Module-local copies of the functions and constants used per change and per event: an imported binding is read
 // again at every use (under tsx's CommonJS output, through one or two getters per call), which cost about a tenth of
 // extraction time when profiled.
-const { ledgerEntryLayout, readLedgerKey, scValEnd } = ledgerKey;
+const { ledgerEntryLayout, ledgerKeyOfEntry, readLedgerKey, scValEnd } = ledgerKey;
 const { readI32, readU32, skipperFor, skipXdr } = xdrWalker;
 const { AFTER_ALL_TXS_TRANSACTION, AFTER_TX_OPERATION, TRANSACTION_EVENT_STAGE } = events;
 const { REMOVED } = LEDGER_ENTRY_CHANGE;
@@ -65,6 +65,13 @@ export interface LedgerExtract {
   events: ContractEventRecord[];
   /** The ledger's bucket batch: net effect per key over the whole ledger. */
   changes: LedgerBatch;
+  /**
+   * XDR LedgerKeys the meta lists as evicted (LCM v1 evictedTemporaryLedgerKeys and the keys of its unused
+   * evictedPersistentLedgerEntries, LCM v2 evictedKeys), in meta order; they are in `changes.dead` too. v0: none.
+   */
+  evictedKeys: Uint8Array[];
+  /** XDR LedgerKeys restored from the hot archive (LedgerChangeFold.archiveRestores), in key order. */
+  restoredKeys: Uint8Array[];
 }
 
 /**
@@ -240,6 +247,7 @@ class LedgerExtractor {
   private afterAllTxsToid = '';
   private readonly transactionEvents: ContractEventRecord[] = [];
   private readonly afterAllTxs: ContractEventRecord[] = [];
+  private readonly evictedKeys: Uint8Array[] = [];
 
   constructor(b: Uint8Array, foldOptions: FoldOptions) {
     this.b = b;
@@ -259,6 +267,7 @@ class LedgerExtractor {
     p = this.skip('ledgerHeader', skipLedgerHeaderHistoryEntry, p);
     const header = this.readHeader(version, headerStart);
     this.ledgerSeq = header.ledgerSeq;
+    this.fold.setLedgerSeq(header.ledgerSeq);
     p = this.skip('txSet', version === 0 ? skipTransactionSet : skipGeneralizedTransactionSet, p);
 
     const txCount = this.count(p, MIN_RESULT_META_BYTES, 'txProcessing');
@@ -300,7 +309,14 @@ class LedgerExtractor {
       this.beforeAllTxs.length === 0 && this.afterAllTxs.length === 0
         ? this.transactionEvents
         : [...this.beforeAllTxs, ...this.transactionEvents, ...this.afterAllTxs];
-    return { header, events, changes: this.fold.finish() };
+    const changes = this.fold.finish();
+    return {
+      header,
+      events,
+      changes,
+      evictedKeys: this.evictedKeys,
+      restoredKeys: this.fold.archiveRestores(),
+    };
   }
 
   private skip(segment: string, skip: xdrWalker.Skip, p: number): number {
@@ -642,6 +658,7 @@ class LedgerExtractor {
       try {
         const key = readLedgerKey(b, p).xdr;
         this.fold.observePhased(PHASE_EVICTION, REMOVED, readU32(b, p), b, p + 4, p + key.length, key, null);
+        this.evictedKeys.push(key);
         p += key.length;
       } catch (error) {
         fromLedgerKeyError(error, `evictedKeys[${i}]`);
@@ -658,6 +675,7 @@ class LedgerExtractor {
       try {
         ledgerEntryLayout(b, p, layout);
         this.fold.observePhased(PHASE_EVICTION, REMOVED, layout[0]!, b, layout[1]!, layout[2]!, null, null);
+        this.evictedKeys.push(ledgerKeyOfEntry(b.subarray(p, layout[3]!)));
         p = layout[3]!;
       } catch (error) {
         fromLedgerKeyError(error, `unused[${i}]`);

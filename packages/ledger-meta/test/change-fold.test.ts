@@ -3,7 +3,9 @@
 // newest value; (5) removed then created again → live; (6) restored → live by default, init when `wasLive` says
 // the entry was not in the live state; (7) an eviction after nothing else → dead; (8) no key in two lists, lists in key
 // order; (9) a key reached through its words and its bytes is one key, and phases order changes read out of order;
-// (10) the extractor path's sort of validated keys (packed prefix, comparator for ties) is compareLedgerKeys order.
+// (10) the extractor path's sort of validated keys (packed prefix, comparator for ties) is compareLedgerKeys order;
+// (11) with the ledger's sequence a RESTORED entry not written in the ledger is a read (spec ledger-state-replay.md
+// §3.1); (12) a TTL keeps the largest of its UPDATED values since its last create, remove or restore (§3.2).
 // (Event ids and TOIDs: event-id.property.test.ts.)
 import { compareLedgerKeys, encodeLedgerEntry, encodeLedgerKey, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { propertyParams } from '@strata/test-kit';
@@ -109,6 +111,50 @@ describe('LedgerChangeFold', () => {
         () => false,
       ),
     ).toEqual({ init: [], live: [], dead: [] });
+  });
+  it('with ledgerSeq, a RESTORED entry the ledger did not write (older lastModifiedLedgerSeq) is a read', () => {
+    // a1 carries lastModifiedLedgerSeq 7: at ledger 8 its RESTORED restates an expired entry that stayed live.
+    const atLedger = (ledgerSeq: number, changes: [number, Uint8Array][]) => {
+      const changeFold = new LedgerChangeFold({ ledgerSeq, wasLive: () => false });
+      for (const [kind, entry] of changes) changeFold.observe(kind as 0, ledgerKeyOfEntry(entry), entry);
+      return { batch: changeFold.finish(), restored: changeFold.archiveRestores() };
+    };
+    expect(atLedger(8, [[RESTORED, a1]])).toEqual({ batch: { init: [], live: [], dead: [] }, restored: [] });
+    // A later write still counts, as an update of the entry that was there.
+    expect(
+      atLedger(8, [
+        [RESTORED, a1],
+        [UPDATED, a1b],
+      ]).batch,
+    ).toEqual({ init: [], live: [a1b], dead: [] });
+    // Written in this ledger (lastModifiedLedgerSeq 7 at ledger 7): a restore from the hot archive.
+    expect(atLedger(7, [[RESTORED, a1]])).toEqual({ batch: { init: [a1], live: [], dead: [] }, restored: [keyA1] });
+  });
+  it('a TTL keeps the largest UPDATED liveUntilLedgerSeq since its last create, remove or restore', () => {
+    // Parallel read-only bumps listed in meta order 300, then 200: stellar-core commits 300.
+    expect(
+      fold([
+        [STATE, a1],
+        [UPDATED, a1c],
+        [STATE, a1],
+        [UPDATED, a1b],
+      ]),
+    ).toEqual({ init: [], live: [a1c], dead: [] });
+    // After a remove and a create the count starts again: the created value stands, then a lower update is taken.
+    expect(
+      fold([
+        [STATE, a1],
+        [UPDATED, a1c],
+        [REMOVED, keyA1],
+        [CREATED, a1],
+      ]),
+    ).toEqual({ init: [], live: [a1], dead: [] });
+    expect(
+      fold([
+        [RESTORED, a1c],
+        [UPDATED, a1b],
+      ]),
+    ).toEqual({ init: [], live: [a1b], dead: [] });
   });
   it('an evicted key is dead', () => {
     const ttlKey = encodeLedgerKey({ type: 'ttl', keyHash: new Uint8Array(32).fill(9) });

@@ -224,9 +224,25 @@ export function oracleLedger(lcmBytes: Uint8Array): OracleLedger {
 
   // Per key: the list of its changes in order. Existed before = the first change is not a creation (a first
   // RESTORED counts as existing, the fold's safe default when the live state is unknown);
-  // present after = the last change that is not STATE leaves a value (or, with only STATE, the entry stays).
+  // present after = the last change that is not STATE leaves a value (with only STATE, the key was read, never written: nothing).
+  // stellar-core's corrections (spec ledger-state-replay.md §3.1-3.2), stated over the decoded values: a RESTORED
+  // entry not written in this ledger (older lastModifiedLedgerSeq) is a read; a TTL UPDATED after an UPDATED keeps
+  // the larger liveUntilLedgerSeq.
   const perKey = new Map<string, Change[]>();
-  for (const change of ordered) {
+  const decoded = (change: Change): xdr.LedgerEntry => xdr.LedgerEntry.fromXDR(change.entry ?? '', 'base64');
+  for (const original of ordered) {
+    let change = original;
+    if (change.arm === 'ledgerEntryRestored' && decoded(change).lastModifiedLedgerSeq() !== ledgerSeq) {
+      change = { ...change, arm: 'ledgerEntryState' };
+    }
+    if (change.arm === 'ledgerEntryUpdated' && decoded(change).data().switch().name === 'ttl') {
+      const previous = perKey
+        .get(change.key)
+        ?.filter((c) => c.arm !== 'ledgerEntryState')
+        .at(-1);
+      const liveUntil = (c: Change): number => decoded(c).data().ttl().liveUntilLedgerSeq();
+      if (previous?.arm === 'ledgerEntryUpdated' && liveUntil(previous) > liveUntil(change)) continue;
+    }
     const list = perKey.get(change.key);
     if (list === undefined) perKey.set(change.key, [change]);
     else list.push(change);
@@ -240,7 +256,8 @@ export function oracleLedger(lcmBytes: Uint8Array): OracleLedger {
     const first = list[0];
     if (first === undefined) continue;
     const existed = first.arm !== 'ledgerEntryCreated';
-    const decisive = list.filter((change) => change.arm !== 'ledgerEntryState').at(-1) ?? first;
+    const decisive = list.filter((change) => change.arm !== 'ledgerEntryState').at(-1);
+    if (decisive === undefined) continue; // read, never written
     const finalEntry = decisive.entry;
     if (finalEntry !== null && existed) live.push(finalEntry);
     else if (finalEntry !== null) init.push(finalEntry);
