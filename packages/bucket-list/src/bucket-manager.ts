@@ -285,8 +285,9 @@ export class BucketManager {
   }
 
   /**
-   * Adds one closed ledger: the live batch (created entries, updated entries, deleted keys) and, from protocol 23,
-   * the hot-archive batch; then persists the HAS. `ledger` must be the next ledger (any ledger ≥ 1 for a new list).
+   * Adds one closed ledger: the live batch (created entries, updated entries, deleted keys) and, when the ledger
+   * started at protocol 23 or later (the previous ledger's protocol), the hot-archive batch; then persists the HAS.
+   * `protocolVersion` is the ledger's (after its upgrades), 0 to MAX_PROTOCOL_VERSION. `ledger` must be the next ledger (any ledger ≥ 1 for a new list).
    * Waits only for the background merges this ledger commits. A bad batch is rejected before anything changes.
    */
   async addLedger(
@@ -297,7 +298,8 @@ export class BucketManager {
   ): Promise<void> {
     this.ensureUsable();
     requireUint32(ledger, 'ledger', 1);
-    requireInteger(protocolVersion, 'protocolVersion', 1, MAX_PROTOCOL_VERSION);
+    // 0 is stellar-core's GENESIS_LEDGER_VERSION: a genesis without config upgrades, a pre-11 bucket.
+    requireInteger(protocolVersion, 'protocolVersion', 0, MAX_PROTOCOL_VERSION);
     checkLiveBatch(batch, 'batch');
     if (hotBatch !== undefined) checkHotArchiveBatch(hotBatch, 'hotBatch');
     if (this.ledger !== 0 && ledger !== this.ledger + 1) {
@@ -306,9 +308,17 @@ export class BucketManager {
     if (protocolVersion < this.protocolVersion) {
       throw new BucketError('PROTOCOL', `protocol ${protocolVersion} after protocol ${this.protocolVersion}`);
     }
-    const withHot = protocolVersion >= FIRST_PROTOCOL_HOT_ARCHIVE;
+    // stellar-core adds a hot-archive batch only when the ledger started at protocol 23 or later (the previous
+    // ledger's protocol; finalizeLedgerTxnChanges' initialLedgerVers): not at genesis, not on the 22→23 upgrade.
+    const withHot = this.ledger !== 0 && this.protocolVersion >= FIRST_PROTOCOL_HOT_ARCHIVE;
     if (!withHot && hotBatch !== undefined && (hotBatch.archived.length > 0 || hotBatch.restored.length > 0)) {
-      throw new BucketError('INVALID_ARGUMENT', `a hot-archive batch at protocol ${protocolVersion} (< 23)`);
+      throw new BucketError(
+        'INVALID_ARGUMENT',
+        this.ledger === 0
+          ? 'a hot-archive batch on the first ledger of a list'
+          : `a hot-archive batch on a ledger that started at protocol ${this.protocolVersion} (< 23)`,
+        { field: 'hotBatch' },
+      );
     }
     if (!this.live.mergesRunning || !this.hotArchive.mergesRunning) {
       throw new BucketError('PROTOCOL', 'the state was loaded without merges: call restartMerges() first');
@@ -320,7 +330,7 @@ export class BucketManager {
       if (hot !== undefined) await this.hotArchive.addBatch(ledger, protocolVersion, hot);
       this.ledger = ledger;
       this.protocolVersion = protocolVersion;
-      if (withHot) this.hasVersion = 2;
+      if (protocolVersion >= FIRST_PROTOCOL_HOT_ARCHIVE) this.hasVersion = 2;
       this.persist();
       this.collectGarbage(true);
     } catch (error) {

@@ -186,9 +186,9 @@ describe('BucketManager persistence and errors', () => {
         code: 'HASH_MISMATCH',
         file: victim,
       });
-      // A flipped last byte breaks the XDR before the hash is known.
+      // An unknown BucketEntryType in the first record (after its 4-byte mark) breaks the XDR before the hash is known.
       const flipped = Buffer.from(original);
-      flipped[flipped.length - 1]! ^= 1;
+      flipped.writeUInt32BE(0x7fff_ffff, 4);
       writeFileSync(victim, flipped);
       await expect(BucketManager.open(dir, { merger: 'inline' })).rejects.toMatchObject({
         code: 'BAD_ENTRY',

@@ -124,12 +124,15 @@ export class Oracle {
 
 /**
  * A stream of valid random batches over `poolSize` keys: each ledger touches a few keys; an absent key is created
- * (init), a present one updated (live) or deleted (dead), so histories are I L* (D I L*)* D?. From protocol 23 a
- * hot-archive batch archives or restores a few archivable keys.
+ * (init), a present one updated (live) or deleted (dead), so histories are I L* (D I L*)* D?. On ledgers that start
+ * at protocol 23 or later (every one but the first drawn and the upgrade ledger), a hot-archive batch archives or
+ * restores a few archivable keys.
  */
 export class BatchStream {
   private readonly present = new Set<number>();
   private readonly random: () => number;
+  /** The protocol of the previous ledger drawn, undefined before the first. */
+  private previousProtocol: number | undefined;
 
   constructor(
     private readonly poolSize: number,
@@ -158,7 +161,11 @@ export class BatchStream {
       }
     }
     let hot: HotArchiveBatch | undefined;
-    if (protocolVersion >= 23) {
+    // Like stellar-core: a hot-archive batch only on a ledger that started at protocol 23 (not the first, not the
+    // upgrade ledger).
+    const withHot = this.previousProtocol !== undefined && this.previousProtocol >= 23;
+    this.previousProtocol = protocolVersion;
+    if (withHot) {
       const archived: Uint8Array[] = [];
       const restored: Uint8Array[] = [];
       const hotTouched = new Set<number>();
