@@ -368,6 +368,19 @@ export class BucketManager {
     });
   }
 
+  /**
+   * Bytes of the list's bucket files, curr and snap of every level (BucketListBase::getSize): stellar-core's Soroban
+   * state size before protocol 23.
+   */
+  listSize(kind: BucketKind = 'live'): number {
+    requireKind(kind, 'kind');
+    this.ensureUsable();
+    const schedule = kind === 'live' ? this.live : this.hotArchive;
+    let size = 0;
+    for (const level of schedule.levels) size += level.curr.file.size + level.snap.file.size;
+    return size;
+  }
+
   /** SHA-256 over the levels' SHA-256(curr hash ‖ snap hash) (BucketListBase::getHash), hex. */
   listHash(kind: BucketKind = 'live'): string {
     requireKind(kind, 'kind');

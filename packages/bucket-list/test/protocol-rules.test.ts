@@ -2,9 +2,10 @@
 // (GENESIS_LEDGER_VERSION) is accepted and makes a pre-11 bucket, LIVE entries without a METAENTRY; (2) a hot-archive
 // batch is added only on a ledger that started at protocol 23 or later: not on the first ledger of a list (genesis),
 // not on the 22→23 upgrade ledger — the hot archive's level 0 stays empty there, while bucketListHash already
-// combines both lists; (3) a non-empty hot batch on such a ledger is INVALID_ARGUMENT and changes nothing.
+// combines both lists; (3) a non-empty hot batch on such a ledger is INVALID_ARGUMENT and changes nothing; (4)
+// listSize, the bytes of the list's buckets.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeLedgerEntry, encodeLedgerKey } from '@strata/ledger-key';
 import { hex, withTempDir } from '@strata/test-kit';
@@ -97,6 +98,27 @@ describe('protocol boundaries', () => {
         await manager.addLedger(3, 23, empty, { archived: [code(3)], restored: [] });
         expect(hex(manager.loadHotArchive(codeKey) ?? new Uint8Array())).toBe(hex(code(3)));
         expect(hotSlots(dir)[0]).not.toBe(ZERO);
+      } finally {
+        await manager.close();
+      }
+    });
+  });
+
+  it('listSize is the bytes of the bucket files the list names (the Soroban state size before protocol 23)', async () => {
+    await withTempDir(async (dir) => {
+      const manager = await BucketManager.open(dir, { create: true, merger: 'inline', fsync: false });
+      try {
+        for (let ledger = 1; ledger <= 9; ledger++) {
+          await manager.addLedger(ledger, 22, { init: [account(ledger, ledger)], live: [], dead: [] });
+        }
+        const has = JSON.parse(readFileSync(join(dir, 'has.json'), 'utf8'));
+        const named = has.currentBuckets.flatMap((level: { curr: string; snap: string }) => [level.curr, level.snap]);
+        const bytes = named
+          .filter((hash: string) => hash !== ZERO)
+          .reduce((sum: number, hash: string) => sum + statSync(join(dir, 'buckets', `bucket-${hash}.xdr`)).size, 0);
+        expect(bytes).toBeGreaterThan(0);
+        expect(manager.listSize('live')).toBe(bytes);
+        expect(manager.listSize('hot-archive')).toBe(0);
       } finally {
         await manager.close();
       }
