@@ -31,7 +31,7 @@ export {
   resolveGeneratorOptions,
   SYNTHETIC_NETWORK_PASSPHRASE,
 } from './generator.js';
-export type { LedgerExtract, LedgerHeaderInfo, RecordLocation } from './ledger-close-meta.js';
+export type { ExtractOptions, LedgerExtract, LedgerHeaderInfo, RecordLocation } from './ledger-close-meta.js';
 export {
   extractLedger,
   LEDGER_CLOSE_META_VERSIONS,

@@ -58,6 +58,16 @@ export interface LedgerHeaderInfo {
   totalByteSizeOfLiveSorobanState: bigint | null;
 }
 
+/** Options of extractLedger: the fold's, and an observer of every change. */
+export interface ExtractOptions extends FoldOptions {
+  /**
+   * Called for every LedgerEntryChange in the order the meta holds them (not application order: a transaction's
+   * fee, apply and post-apply changes come together), with the change's kind and its LedgerEntry XDR (REMOVED: its
+   * LedgerKey XDR). The bytes are views into `lcm`, valid as long as it is. Evicted keys are not changes.
+   */
+  onChange?: (kind: LedgerEntryChangeKind, bytes: Uint8Array) => void;
+}
+
 /** Everything extracted from one ledger. Byte members are subarrays of the LedgerCloseMeta bytes (zero-copy). */
 export interface LedgerExtract {
   header: LedgerHeaderInfo;
@@ -91,9 +101,14 @@ export interface RecordLocation {
  * `options.wasLive` resolves restores of expired-but-not-evicted entries (see LedgerChangeFold). Bad arguments (`lcm`
  * not a Uint8Array, a malformed `location` or `options`) are INVALID_ARGUMENT.
  */
-export function extractLedger(lcm: Uint8Array, location?: RecordLocation, options: FoldOptions = {}): LedgerExtract {
+export function extractLedger(lcm: Uint8Array, location?: RecordLocation, options: ExtractOptions = {}): LedgerExtract {
   checkArguments(lcm, location);
   checkFoldOptions(options);
+  if (options.onChange !== undefined && typeof options.onChange !== 'function') {
+    throw new LedgerMetaError(LedgerMetaErrorCode.INVALID_ARGUMENT, 'onChange must be a function', {
+      field: 'onChange',
+    });
+  }
   try {
     return new LedgerExtractor(lcm, options).run();
   } catch (error) {
@@ -249,7 +264,10 @@ class LedgerExtractor {
   private readonly afterAllTxs: ContractEventRecord[] = [];
   private readonly evictedKeys: Uint8Array[] = [];
 
-  constructor(b: Uint8Array, foldOptions: FoldOptions) {
+  private readonly onChange: ((kind: LedgerEntryChangeKind, bytes: Uint8Array) => void) | undefined;
+
+  constructor(b: Uint8Array, foldOptions: ExtractOptions) {
+    this.onChange = foldOptions.onChange;
     this.b = b;
     this.plain = b.constructor === Uint8Array;
     this.buffer = b.buffer;
@@ -632,12 +650,14 @@ class LedgerExtractor {
         if (kind === REMOVED) {
           const key = readLedgerKey(b, p).xdr;
           fold.observePhased(phase, REMOVED, readU32(b, p), b, p + 4, p + key.length, key, null);
+          this.onChange?.(REMOVED, key);
           p += key.length;
         } else if (kind >= 0 && kind <= 4) {
           ledgerEntryLayout(b, p, layout);
           const end = layout[3]!;
           // The entry as the range b[p, end): the fold makes arrays only for the entries that end up in the batch.
           fold.observeAt(phase, kind as LedgerEntryChangeKind, layout[0]!, b, layout[1]!, layout[2]!, null, b, p, end);
+          this.onChange?.(kind as LedgerEntryChangeKind, b.subarray(p, end));
           p = end;
         } else {
           fail(BAD_DISCRIMINANT, p - 4, 'type', `unknown LedgerEntryChangeType ${kind}`);

@@ -38,7 +38,8 @@ describeWithFixtures('stellar-core-lcm fixtures', [['stellar-core-lcm']], () => 
         else if (record.ledgerSeq !== previous + 1) counts.gapsInSequence++;
         previous = record.ledgerSeq;
         validateLedgerCloseMeta(record.bytes, record);
-        const extract = extractLedger(record.bytes, record);
+        let changesSeen = 0;
+        const extract = extractLedger(record.bytes, record, { onChange: () => changesSeen++ });
         counts.byVersion[extract.header.lcmVersion] = (counts.byVersion[extract.header.lcmVersion] ?? 0) + 1;
         counts.events += extract.events.length;
         counts.init += extract.changes.init.length;
@@ -95,6 +96,7 @@ describeWithFixtures('stellar-core-lcm fixtures', [['stellar-core-lcm']], () => 
         expect(extract.changes.init.map(b64), where).toEqual(expected.init);
         expect(extract.changes.live.map(b64), where).toEqual(expected.live);
         expect(extract.changes.dead.map(b64), where).toEqual(expected.dead);
+        expect(changesSeen, where).toBe(expected.changeCount);
       }
     }
     // The counts are part of the report this suite exists for (decoded-and-compared vs parsed-only).

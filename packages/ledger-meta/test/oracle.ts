@@ -21,6 +21,8 @@ export interface OracleLedger {
   protocolVersion: number;
   ledgerHash: string;
   events: OracleEvent[];
+  /** LedgerEntryChanges in the meta (fees, transactions, post-apply fees, upgrades), evictions not counted. */
+  changeCount: number;
   init: string[];
   live: string[];
   dead: string[];
@@ -209,6 +211,7 @@ export function oracleLedger(lcmBytes: Uint8Array): OracleLedger {
     }
   }
   for (const upgrade of body.upgradesProcessing()) ordered.push(...changesOf(upgrade.changes()));
+  const changeCount = ordered.length;
   if (version >= 1) {
     const withEvictions = body as xdr.LedgerCloseMetaV1 | xdr.LedgerCloseMetaV2;
     for (const key of withEvictions.evictedKeys()) {
@@ -271,6 +274,7 @@ export function oracleLedger(lcmBytes: Uint8Array): OracleLedger {
     protocolVersion: header.ledgerVersion(),
     ledgerHash: hex(headerEntry.hash()),
     events: [...before, ...middle, ...after],
+    changeCount,
     init,
     live,
     dead,
