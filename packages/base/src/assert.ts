@@ -1,5 +1,6 @@
 // Invariant checks. A failed assert is a bug in the package that asserted, never bad input: bad input is that
 // package's error class (a StrataError subclass) with a stable code.
+import { describeValue } from './describe-value.js';
 
 /** Thrown by `assert` and `unreachable`: an invariant broke. Not part of any package's error contract. */
 export class AssertionError extends Error {
@@ -20,12 +21,4 @@ export function assert(condition: unknown, message: string | (() => string)): as
  */
 export function unreachable(value: never, what = 'value'): never {
   throw new AssertionError(`invariant violated: unexpected ${what} ${describeValue(value)}`);
-}
-
-function describeValue(value: unknown): string {
-  try {
-    return typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
-  } catch {
-    return String(value);
-  }
 }

@@ -13,5 +13,6 @@ export {
   writeFileAtomic,
   writeFileAtomicSync,
 } from './atomic-file.js';
-export { describeValue, type ErrorContext, formatErrorMessage, isErrnoError, StrataError } from './strata-error.js';
+export { describeValue } from './describe-value.js';
+export { type ErrorContext, formatErrorMessage, isErrnoError, StrataError } from './strata-error.js';
 export { spawnWorker } from './worker.js';

@@ -66,30 +66,3 @@ export function formatErrorMessage(
 export function isErrnoError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }
-
-/**
- * A short description of any value for an error message. Never throws: `String()` of a null-prototype object and
- * a template literal holding a Symbol both throw TypeError, so caller values are never formatted directly. Long
- * strings are described by their length, so a 16 MiB argument does not become a 16 MiB message.
- */
-export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return value.length > 64 ? `a string of ${value.length} characters` : JSON.stringify(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'symbol':
-      return 'a symbol';
-    case 'function':
-      return 'a function';
-    case 'object':
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return `an array of ${value.length}`;
-      return Object.prototype.toString
-        .call(value)
-        .slice(8, -1)
-        .replace(/^Object$/, 'an object');
-    default:
-      return String(value); // number, boolean, undefined
-  }
-}

@@ -39,5 +39,8 @@ describe('unreachable', () => {
     expect(kindOf('b')).toBe(2);
     expect(() => kindOf('c' as Kind)).toThrow(new AssertionError('invariant violated: unexpected kind "c"'));
     expect(() => unreachable(5n as never)).toThrow('unexpected value 5n');
+    // base's describeValue: an object is named by its class, never printed (its toJSON or getters would run)
+    expect(() => unreachable({ type: 'x' } as never, 'entry')).toThrow('unexpected entry an object');
+    expect(() => unreachable(new Uint8Array(3) as never)).toThrow('unexpected value 3 bytes');
   });
 });

@@ -1,6 +1,6 @@
 // StrataError: one shape for every package error (code, detail, file, offset, field, cause; message built once).
 import { describe, expect, it } from 'vitest';
-import { describeValue, formatErrorMessage, isErrnoError, StrataError } from '../src/index.js';
+import { formatErrorMessage, isErrnoError, StrataError } from '../src/index.js';
 
 const DemoErrorCode = { TRUNCATED: 'TRUNCATED', RPC: 'RPC' } as const;
 type DemoErrorCode = (typeof DemoErrorCode)[keyof typeof DemoErrorCode];
@@ -48,19 +48,5 @@ describe('StrataError', () => {
     expect(isErrnoError(errno)).toBe(true);
     expect(isErrnoError(new Error('plain'))).toBe(false);
     expect(isErrnoError({ code: 'ENOENT' })).toBe(false);
-  });
-});
-
-describe('describeValue', () => {
-  it('describes any value briefly and never throws', () => {
-    expect(describeValue(Object.create(null))).toBe('an object');
-    expect(describeValue(Symbol('s'))).toBe('a symbol');
-    expect(describeValue('x'.repeat(1 << 24))).toBe(`a string of ${1 << 24} characters`);
-    expect(describeValue('abc')).toBe('"abc"');
-    expect(describeValue(5n)).toBe('5n');
-    expect(describeValue([1, 2])).toBe('an array of 2');
-    expect(describeValue(new Float64Array(2))).toBe('Float64Array');
-    expect(describeValue(null)).toBe('null');
-    expect(describeValue(undefined)).toBe('undefined');
   });
 });

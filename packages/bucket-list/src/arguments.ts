@@ -2,24 +2,13 @@
 // INVALID_ARGUMENT with the `field` at fault, so that a null, a string where bytes belong or a fractional ledger is
 // reported as such instead of surfacing as a TypeError from deep inside (or, worse, being taken as something else).
 // They check shapes and ranges only; the contents of records and keys are validated where they are read.
+import { describeValue } from '@strata/base';
 import type { BucketFile } from './bucket-file.js';
 import { BucketError } from './errors.js';
 import type { BucketKind } from './kind.js';
 
 const UINT32_MAX = 0xffff_ffff;
 const HASH_HEX = /^[0-9a-f]{64}$/;
-
-/** A short description of a value for an error message (never its whole contents). */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (value instanceof Uint8Array) return `${value.length} bytes`;
-  if (typeof value === 'string')
-    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  return `a ${typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value}`;
-}
 
 export function invalidArgument(field: string, expected: string, value: unknown): never {
   throw new BucketError('INVALID_ARGUMENT', `${field} must be ${expected}, got ${describeValue(value)}`, { field });

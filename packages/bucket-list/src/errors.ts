@@ -1,7 +1,7 @@
 // The one error class of @strata/bucket-list. Everything that reads outside bytes or files (bucket files, History
 // Archive States, index files) or takes a caller's argument throws only this; bugs in this package are `assert`
 // failures instead. `code` is stable; `file`, `offset` and `field` say where.
-import { isErrnoError, StrataError } from '@strata/base';
+import { describeValue, isErrnoError, StrataError } from '@strata/base';
 import { LedgerKeyError } from '@strata/ledger-key';
 
 /** Stable error codes. New codes may be added; existing ones keep their meaning. */
@@ -75,7 +75,7 @@ const CODES = new Set<unknown>(Object.values(BucketErrorCode));
 
 /** Why the constructor's arguments cannot make a BucketError, or undefined. */
 function contextProblem(code: unknown, detail: unknown, context: unknown): string | undefined {
-  if (!CODES.has(code)) return `unknown error code ${String(code)}`;
+  if (!CODES.has(code)) return `unknown error code ${describeValue(code)}`;
   if (typeof detail !== 'string') return 'the detail must be a string';
   if (typeof context !== 'object' || context === null || Array.isArray(context)) return 'the context must be an object';
   const { file, offset, field } = context as Record<string, unknown>;

@@ -6,7 +6,7 @@ import { requireEntryType, requireFunction, requireInteger, requireObject, requi
 import { PageIndex, type PageScanCheck } from './bucket-index/page-index.js';
 import { checkQueryKey } from './bucket-index/record-key.js';
 import { BucketError } from './errors.js';
-import { type BucketKind, DEAD_ENTRY, HOT_LIVE, kindOps, recordType } from './kind.js';
+import { type BucketKind, DEAD_ENTRY, decodeMeta, HOT_LIVE, kindOps, META, recordType } from './kind.js';
 import { NUM_LEVELS } from './levels.js';
 import { LoserTree, type LoserTreeCursor } from './loser-tree.js';
 import { RecordReader } from './record-io.js';
@@ -37,6 +37,8 @@ function checkSlots(slots: unknown, field: string): void {
 
 /** Read buffer of each scan cursor: large enough that a scan is a stream of big sequential reads. */
 const SCAN_BUFFER_BYTES = 1 << 20;
+/** Smallest read buffer: a METAENTRY record (at most 20 bytes) and then some. */
+const META_READ_BYTES = 4096;
 
 export class BucketListSnapshot {
   private released = false;
@@ -110,6 +112,63 @@ export class BucketListSnapshot {
     } finally {
       reader.close();
     }
+  }
+
+  /**
+   * The protocol version of the live bucket at `slot` (0 = L0 curr, 1 = L0 snap, …) as stellar-core's
+   * getBucketVersion gives it: its METAENTRY's ledgerVersion, 0 for the empty bucket and for a bucket without META
+   * (before protocol 11). Reads the file's first record.
+   */
+  liveBucketProtocolVersion(slot: number): number {
+    const live = this.usable().live;
+    requireInteger(slot, 'slot', 0, live.length - 1);
+    const path = live[slot]!.file.path;
+    if (path === undefined) return 0;
+    const reader = new RecordReader(path, { bufferSize: META_READ_BYTES });
+    try {
+      if (!reader.next() || recordType(reader.payload) !== META) return 0;
+      return decodeMeta('live', reader.payload, { file: path, offset: 0 }).protocolVersion;
+    } finally {
+      reader.close();
+    }
+  }
+
+  /**
+   * The records of the live bucket at `slot` in file order from byte `offset` — every record, METAENTRY included (it
+   * is the record at 0) — until `maxBytes` bytes have been read (the record that reaches or crosses the budget is read
+   * whole) or the file ends. `maxBytes` 0 reads nothing; an offset at or past the end of the file reads nothing.
+   * `offset` must be a record boundary (0, or an end this method reported for the same bucket): a reader cannot find
+   * records from inside one, and such an offset surfaces as BAD_RECORD_MARK, TRUNCATED or a misread record.
+   * `callback(payload, recordOffset, recordEnd)` gets the BucketEntry XDR (a view valid during the call) and the file
+   * offsets of its record, mark included. Returns the offset after the last record read (`offset` when none). This is
+   * how stellar-core's eviction scan reads a bucket (scanForEvictionInBucket): from the eviction iterator's offset,
+   * a byte budget per ledger.
+   */
+  scanLiveBucketFrom(
+    slot: number,
+    offset: number,
+    maxBytes: number,
+    callback: (payload: Uint8Array, recordOffset: number, recordEnd: number) => void,
+  ): number {
+    const live = this.usable().live;
+    requireInteger(slot, 'slot', 0, live.length - 1);
+    requireInteger(offset, 'offset', 0, Number.MAX_SAFE_INTEGER);
+    requireInteger(maxBytes, 'maxBytes', 0, Number.MAX_SAFE_INTEGER);
+    requireFunction(callback, 'callback');
+    const path = live[slot]!.file.path;
+    if (path === undefined || maxBytes === 0) return offset;
+    const bufferSize = Math.min(SCAN_BUFFER_BYTES, Math.max(META_READ_BYTES, maxBytes));
+    const reader = new RecordReader(path, { start: offset, bufferSize });
+    let end = offset;
+    try {
+      while (end - offset < maxBytes && reader.next()) {
+        end = reader.nextOffset;
+        callback(reader.payload, reader.recordOffset, end);
+      }
+    } finally {
+      reader.close();
+    }
+    return end;
   }
 
   /**

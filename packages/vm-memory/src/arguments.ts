@@ -1,7 +1,8 @@
 // Checks of what callers pass to the pool, the runner and the prepare step, run before anything is allocated. Any
 // bad value (null, undefined where a value is required, a string, NaN, a fraction, a negative or huge number, an
 // object of the wrong shape) is an INVALID_ARGUMENT naming its field, never a TypeError from deep inside.
-import { describeValue, invalidArgument } from './errors.js';
+import { describeValue } from '@strata/base';
+import { invalidArgument } from './errors.js';
 import type { DirtyPagesOptions } from './probe.js';
 import type { DirtyPagesTuning, ResetStrategy } from './strategies.js';
 

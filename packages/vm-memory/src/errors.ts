@@ -56,29 +56,3 @@ export class VmMemoryError extends StrataError<VmMemoryErrorCode> {
 export function invalidArgument(field: string, detail: string): VmMemoryError {
   return new VmMemoryError('INVALID_ARGUMENT', detail, { field });
 }
-
-/**
- * A caller's value for an error message. Never converts objects or symbols to strings (a template literal throws a
- * TypeError for a symbol or an object without a prototype, and runs the object's own `toString`).
- */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-    case 'bigint':
-      return `${value}n`;
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return String(value);
-    case 'symbol':
-      return 'a symbol';
-    case 'function':
-      return 'a function';
-    default:
-      if (value instanceof ArrayBuffer) return 'an ArrayBuffer';
-      return ArrayBuffer.isView(value) ? 'an ArrayBuffer view' : 'an object';
-  }
-}

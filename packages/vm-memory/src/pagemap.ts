@@ -4,7 +4,8 @@
 // Works unprivileged on Linux >= 4.2: the flag bits read here are not privilege-gated (only the PFN bits are).
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
+import { describeValue } from '@strata/base';
+import { invalidArgument, VmMemoryError } from './errors.js';
 import type { RangeList } from './ranges.js';
 
 /** The OS page size this reader assumes. A kernel with larger pages fails the address confirmation (fail closed). */

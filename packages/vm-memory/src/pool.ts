@@ -3,7 +3,7 @@
 // a memory of the wrong size is retired, any reset error retires, verification failures retire; so the next tenant
 // always gets exactly `initial` pages, all zero, and nobody else holds the lease.
 
-import { assert } from '@strata/base';
+import { assert, describeValue } from '@strata/base';
 import {
   booleanOption,
   choiceOption,
@@ -13,7 +13,7 @@ import {
   optionsObject,
   poolShape,
 } from './arguments.js';
-import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
+import { invalidArgument, VmMemoryError } from './errors.js';
 import {
   type BackendInfo,
   type DirtyPagesOptions,

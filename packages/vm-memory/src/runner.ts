@@ -11,9 +11,9 @@
 // and the ExecutionContext is revoked. What remains is `context.memory` itself, which a host function must not keep.
 
 import { createHash } from 'node:crypto';
-import { assert } from '@strata/base';
+import { assert, describeValue } from '@strata/base';
 import { countOption, optionsObject, wasmCode } from './arguments.js';
-import { describeValue, invalidArgument, VmMemoryError } from './errors.js';
+import { invalidArgument, VmMemoryError } from './errors.js';
 import { type MemoryLease, MemoryPool, TEST_HOOKS } from './pool.js';
 import { MEMORY_IMPORT, standardizeMemory } from './wasm-binary.js';
 import {

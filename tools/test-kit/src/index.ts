@@ -1,10 +1,16 @@
 // Test helpers shared by every Strata package. Private: used by tests, never by published code.
 
 export {
+  type AnyArgumentCase,
+  acceptedOrRefusedWith,
   type BadArguments,
+  badArgumentFailures,
+  type CodedError,
+  describeAnyArguments,
   describeBadArguments,
   type EntryPoint,
   expectErrorCode,
+  expectRejectionCode,
 } from './bad-arguments.js';
 export type { ChildDeadlineJob } from './child-deadline.js';
 export { runChildWithDeadline } from './child-deadline.js';

@@ -1,6 +1,7 @@
-// What the two bad-argument suites share: a valid pool shape to vary one option of at a time, and values that no
-// argument of this package accepts as a count, an options object or a choice (arguments.test.ts names them case
-// by case; arguments.property.test.ts mixes them into fast-check's `anything`).
+// The values the two bad-argument suites share (the suites themselves are test-kit's): a valid pool shape to vary
+// one option of at a time, and values that no argument of this package accepts as a count, an options object or a
+// choice (arguments.test.ts names them entry by entry; arguments.property.test.ts mixes them into fast-check's
+// `anything`).
 
 /** A small valid pool (no verification, so that thousands of pools stay cheap). */
 export const SHAPE = { initialPages: 2, maximumPages: 4, verify: 'off' } as const;
