@@ -396,6 +396,7 @@ export class LedgerChangeFold {
   /** The batch: every key that changed, by net effect, each list in key order. */
   finish(): LedgerBatch {
     const batch: LedgerBatch = { init: [], live: [], dead: [] };
+    const restored: KeyFate[] = [];
     const byType: KeyFate[][] = [];
     for (let type = 0; type <= OTHER_TYPES; type++) byType.push([]);
     for (const fate of this.fateList) {
@@ -409,6 +410,9 @@ export class LedgerChangeFold {
         first === LEDGER_ENTRY_CHANGE.REMOVED;
       if (first === LEDGER_ENTRY_CHANGE.RESTORED) {
         existedAtStart = this.wasLive === undefined || this.wasLive(keyOf(fate));
+        // Restored from the hot archive, whatever the ledger did with it afterwards (stellar-core's LedgerTxn keeps
+        // restored keys even when they are deleted again).
+        if (!existedAtStart) restored.push(fate);
       }
       if (current === null && !existedAtStart) continue; // created and removed within the ledger
       fate.existedAtStart = existedAtStart;
@@ -431,18 +435,17 @@ export class LedgerChangeFold {
       for (const fate of kept) {
         if (fate.current !== null) (fate.existedAtStart ? batch.live : batch.init).push(fate.current);
         else batch.dead.push(keyOf(fate));
-        if (fate.firstKind === LEDGER_ENTRY_CHANGE.RESTORED && !fate.existedAtStart && fate.current !== null) {
-          this.restoredFromArchive.push(keyOf(fate));
-        }
       }
     }
+    this.restoredFromArchive = restored.map(keyOf).sort(compareLedgerKeys);
     return batch;
   }
 
   /**
-   * After finish(): the XDR LedgerKeys first seen as RESTORED that were not live when the ledger started and are at
-   * its end, i.e. restored from the hot archive (data, code and their TTLs), in key order. stellar-core marks the
-   * CONTRACT_DATA and CONTRACT_CODE ones restored in its hot-archive BucketList.
+   * After finish(): the XDR LedgerKeys first seen as RESTORED that were not live when the ledger started, i.e.
+   * restored from the hot archive (data, code and their TTLs), in key order — also those the ledger deleted again
+   * (restored, then removed). stellar-core marks the CONTRACT_DATA and CONTRACT_CODE ones restored in its hot-archive
+   * BucketList.
    */
   archiveRestores(): Uint8Array[] {
     return this.restoredFromArchive;

@@ -129,6 +129,12 @@ describe('LedgerChangeFold', () => {
     ).toEqual({ init: [], live: [a1b], dead: [] });
     // Written in this ledger (lastModifiedLedgerSeq 7 at ledger 7): a restore from the hot archive.
     expect(atLedger(7, [[RESTORED, a1]])).toEqual({ batch: { init: [a1], live: [], dead: [] }, restored: [keyA1] });
+    // Restored from the archive and deleted again: nothing in the live batch, but still restored in the archive.
+    const restoredThenRemoved = new LedgerChangeFold({ ledgerSeq: 7, wasLive: () => false });
+    restoredThenRemoved.observe(RESTORED, keyA1, a1);
+    restoredThenRemoved.observe(REMOVED, keyA1, null);
+    expect(restoredThenRemoved.finish()).toEqual({ init: [], live: [], dead: [] });
+    expect(restoredThenRemoved.archiveRestores()).toEqual([keyA1]);
   });
   it('a TTL keeps the largest UPDATED liveUntilLedgerSeq since its last create, remove or restore', () => {
     // Parallel read-only bumps listed in meta order 300, then 200: stellar-core commits 300.
