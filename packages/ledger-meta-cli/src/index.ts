@@ -3,9 +3,8 @@
 // Each `main` resolves to an exit code (0, or 1 after one line on stderr) and never calls process.exit itself,
 // except strata-meta on EPIPE of the real stdout (a reader that went away, as with `| head`).
 
-export type { CliIo } from './command.js';
-export { EXIT_FAILURE, EXIT_SUCCESS } from './command.js';
-export type { ProgressReporter } from './progress.js';
+export type { CliIo, ProgressReporter } from '@strata/cli-kit';
+export { EXIT_FAILURE, EXIT_SUCCESS } from '@strata/cli-kit';
 export type { GenerateCommandOptions, GenerateSummary } from './strata-gen.js';
 export {
   MAX_EVENTS_PER_BATCH,

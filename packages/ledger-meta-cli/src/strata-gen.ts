@@ -4,6 +4,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { type CliIo, createProgress, integerOption, processIo, run, systemErrorText } from '@strata/cli-kit';
 import {
   DataLakeWriter,
   GENERATOR_LIMITS,
@@ -12,8 +13,7 @@ import {
   resolveGeneratorOptions,
 } from '@strata/ledger-meta';
 import { type Command, Option } from 'commander';
-import { type CliIo, integerOption, newProgram, processIo, run, systemErrorText, usageError } from './command.js';
-import { createProgress } from './progress.js';
+import { newProgram, usageError } from './command.js';
 
 /** The stream file's name inside --out. */
 export const STREAM_FILE_NAME = 'ledgers.xdr';

@@ -4,6 +4,15 @@
 // XDR inside is base64 by default and decoded JSON (through @stellar/stellar-base) with `--json`. A source or range
 // that holds no ledger is an error, not an empty success; progress goes to stderr (bar on a terminal, else pino).
 import { once } from 'node:events';
+import {
+  type CliIo,
+  createProgress,
+  integerOption,
+  MAX_LEDGER_SEQUENCE,
+  type ProgressReporter,
+  processIo,
+  run,
+} from '@strata/cli-kit';
 import { encodeContractStrkey } from '@strata/ledger-key';
 import {
   type ContractEventRecord,
@@ -14,8 +23,7 @@ import {
   openLedgerSource,
 } from '@strata/ledger-meta';
 import type { Command } from 'commander';
-import { type CliIo, integerOption, MAX_LEDGER_SEQUENCE, newProgram, processIo, run, usageError } from './command.js';
-import { createProgress, type ProgressReporter } from './progress.js';
+import { newProgram, usageError } from './command.js';
 import { checkSource, explainRange } from './source-check.js';
 import { ledgerEntryJson, ledgerKeyJson, scValJson } from './xdr-json.js';
 
