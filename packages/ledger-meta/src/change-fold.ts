@@ -35,6 +35,12 @@ export interface FoldOptions {
    */
   ledgerSeq?: number;
   /**
+   * stellar-core's two corrections of the meta, both on by default: `restoreReads` (with `ledgerSeq`, a RESTORED of
+   * an entry the ledger did not write is a read) and `maxTtlBumps` (a TTL keeps its largest UPDATED liveUntil). Off,
+   * the batch is the meta's literal net effect — for comparisons, and to show what each correction changes.
+   */
+  corrections?: { restoreReads?: boolean; maxTtlBumps?: boolean };
+  /**
    * Whether `key` (XDR LedgerKey) was in the live state when the ledger started; asked only for keys whose first
    * change in the ledger is RESTORED (see LedgerChangeFold). Absent: such keys count as still live (the safe choice).
    */
@@ -88,8 +94,18 @@ const OTHER_TYPES = 10;
 
 /** FoldOptions as given by a caller: an object whose `wasLive`, if any, is a function (INVALID_ARGUMENT otherwise). */
 export function checkFoldOptions(options: unknown): FoldOptions {
-  const { wasLive, ledgerSeq } = checkOptions(options, 'options');
+  const { wasLive, ledgerSeq, corrections } = checkOptions(options, 'options');
   if (wasLive !== undefined && typeof wasLive !== 'function') throw invalidArgument('wasLive', 'a function', wasLive);
+  if (corrections !== undefined) {
+    const { restoreReads, maxTtlBumps } = checkOptions(corrections, 'corrections');
+    for (const [name, value] of [
+      ['restoreReads', restoreReads],
+      ['maxTtlBumps', maxTtlBumps],
+    ] as const) {
+      if (value !== undefined && typeof value !== 'boolean')
+        throw invalidArgument(`corrections.${name}`, 'a boolean', value);
+    }
+  }
   if (ledgerSeq !== undefined) checkInteger(ledgerSeq, 'ledgerSeq', 0, 0xffff_ffff);
   return (options ?? {}) as FoldOptions;
 }
@@ -195,8 +211,10 @@ export class LedgerChangeFold {
   private wordSource: Uint8Array | null = null;
   private wordView: Int32Array | null = null;
   private readonly wasLive: ((key: Uint8Array) => boolean) | undefined;
-  /** The ledger of the changes (see FoldOptions.ledgerSeq), or -1 when not known. */
+  /** The ledger of the changes (see FoldOptions.ledgerSeq), or -1 when not known or restoreReads is off. */
   private ledgerSeq: number;
+  private readonly restoreReads: boolean;
+  private readonly maxTtlBumps: boolean;
   /** Whether every key came as validated fields (observeFields); keys given to observe() sort by compareLedgerKeys. */
   private validated = true;
   /** Set by finish(): the keys restored from the hot archive, in key order. */
@@ -207,9 +225,11 @@ export class LedgerChangeFold {
    * that is not a function is INVALID_ARGUMENT.
    */
   constructor(options: FoldOptions = {}) {
-    const { wasLive, ledgerSeq } = checkFoldOptions(options);
+    const { wasLive, ledgerSeq, corrections } = checkFoldOptions(options);
     this.wasLive = wasLive;
-    this.ledgerSeq = ledgerSeq ?? -1;
+    this.restoreReads = corrections?.restoreReads ?? true;
+    this.maxTtlBumps = corrections?.maxTtlBumps ?? true;
+    this.ledgerSeq = this.restoreReads ? (ledgerSeq ?? -1) : -1;
   }
 
   /**
@@ -218,7 +238,7 @@ export class LedgerChangeFold {
    * @internal
    */
   setLedgerSeq(ledgerSeq: number): void {
-    this.ledgerSeq = ledgerSeq;
+    if (this.restoreReads) this.ledgerSeq = ledgerSeq;
   }
 
   /**
@@ -334,7 +354,7 @@ export class LedgerChangeFold {
     }
     const last = this.lastFate;
     if (last !== null && last.type === type && sameFields(last, src, keyStart, keyEnd, words, wordStart)) {
-      update(last, phase, kind, entrySource, entryStart, entryEnd);
+      update(last, phase, kind, entrySource, entryStart, entryEnd, this.maxTtlBumps);
       return;
     }
     const hash = hashKey(type, src, keyStart, keyEnd, words, wordStart);
@@ -346,7 +366,7 @@ export class LedgerChangeFold {
       // `!`: slots hold 1 + an index of fateList
       const fate = fateList[slot - 1]!;
       if (fate.hash === hash && fate.type === type && sameFields(fate, src, keyStart, keyEnd, words, wordStart)) {
-        update(fate, phase, kind, entrySource, entryStart, entryEnd);
+        update(fate, phase, kind, entrySource, entryStart, entryEnd, this.maxTtlBumps);
         this.lastFate = fate;
         return;
       }
@@ -502,6 +522,7 @@ function update(
   entrySource: Uint8Array | null,
   entryStart: number,
   entryEnd: number,
+  maxTtlBumps: boolean,
 ): void {
   if (phase < fate.firstPhase) {
     // A change of an earlier phase read after this key's first change: it comes first.
@@ -513,6 +534,7 @@ function update(
   }
   if (kind !== LEDGER_ENTRY_CHANGE.STATE && phase >= fate.movePhase) {
     if (
+      maxTtlBumps &&
       kind === LEDGER_ENTRY_CHANGE.UPDATED &&
       fate.moveKind === LEDGER_ENTRY_CHANGE.UPDATED &&
       fate.type === TTL_TYPE &&

@@ -136,6 +136,14 @@ describe('LedgerChangeFold', () => {
     expect(restoredThenRemoved.finish()).toEqual({ init: [], live: [], dead: [] });
     expect(restoredThenRemoved.archiveRestores()).toEqual([keyA1]);
   });
+  it('corrections off: the literal net effect of the meta', () => {
+    const literal = new LedgerChangeFold({ ledgerSeq: 8, corrections: { restoreReads: false, maxTtlBumps: false } });
+    literal.observe(RESTORED, keyA1, a1);
+    literal.observe(UPDATED, keyA1, a1c);
+    literal.observe(UPDATED, keyA1, a1b);
+    expect(literal.finish()).toEqual({ init: [], live: [a1b], dead: [] });
+    expect(() => new LedgerChangeFold({ corrections: { maxTtlBumps: 1 as never } })).toThrow(/corrections.maxTtlBumps/);
+  });
   it('a TTL keeps the largest UPDATED liveUntilLedgerSeq since its last create, remove or restore', () => {
     // Parallel read-only bumps listed in meta order 300, then 200: stellar-core commits 300.
     expect(

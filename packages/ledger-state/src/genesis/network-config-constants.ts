@@ -1,0 +1,154 @@
+// The Soroban setting values genesis starts from, ported from stellar-core src/ledger/NetworkConfig.h (at a9b8613)
+// under the upstream struct names, so each value can be checked against its source line by line. Derived values are
+// written as upstream derives them (`TX_MAX_INSTRUCTIONS * 100`), not as the number they come to.
+
+/** MinimumSorobanNetworkConfig: the lower bounds `isValidConfigSettingEntry` holds every setting to. */
+export const MinimumSorobanNetworkConfig = {
+  TX_MAX_READ_LEDGER_ENTRIES: 3,
+  TX_MAX_READ_BYTES: 3_200,
+  TX_MAX_WRITE_LEDGER_ENTRIES: 2,
+  TX_MAX_WRITE_BYTES: 3_200,
+  TX_MAX_SIZE_BYTES: 10_000,
+  TX_MAX_INSTRUCTIONS: 2_500_000,
+  MEMORY_LIMIT: 2_000_000,
+  MAX_CONTRACT_DATA_KEY_SIZE_BYTES: 200,
+  MAX_CONTRACT_DATA_ENTRY_SIZE_BYTES: 2_000,
+  MAX_CONTRACT_SIZE: 2_000,
+  MINIMUM_TEMP_ENTRY_LIFETIME: 16,
+  MINIMUM_PERSISTENT_ENTRY_LIFETIME: 10,
+  MAXIMUM_ENTRY_LIFETIME: 1_054_080, // 61 days
+  MAX_ENTRIES_TO_ARCHIVE: 0,
+  BUCKETLIST_SIZE_WINDOW_SAMPLE_SIZE: 1,
+  BUCKETLIST_WINDOW_SAMPLE_PERIOD: 1,
+  EVICTION_SCAN_SIZE: 0,
+  STARTING_EVICTION_LEVEL: 1,
+  TX_MAX_CONTRACT_EVENTS_SIZE_BYTES: 200,
+} as const;
+
+/** LiveBucketList::kNumLevels: `startingEvictionScanLevel` must name one of the list's levels. */
+export const LIVE_BUCKET_LIST_LEVELS = 11;
+
+const TX_MAX_INSTRUCTIONS = MinimumSorobanNetworkConfig.TX_MAX_INSTRUCTIONS;
+const TX_MAX_READ_LEDGER_ENTRIES = MinimumSorobanNetworkConfig.TX_MAX_READ_LEDGER_ENTRIES;
+const TX_MAX_READ_BYTES = MinimumSorobanNetworkConfig.TX_MAX_READ_BYTES;
+const TX_MAX_WRITE_LEDGER_ENTRIES = MinimumSorobanNetworkConfig.TX_MAX_WRITE_LEDGER_ENTRIES;
+const TX_MAX_WRITE_BYTES = MinimumSorobanNetworkConfig.TX_MAX_WRITE_BYTES;
+const TX_MAX_SIZE_BYTES = MinimumSorobanNetworkConfig.TX_MAX_SIZE_BYTES;
+
+/** InitialSorobanNetworkConfig: the values a protocol upgrade (and so genesis) creates the settings with. */
+export const InitialSorobanNetworkConfig = {
+  // Contract size settings
+  MAX_CONTRACT_SIZE: MinimumSorobanNetworkConfig.MAX_CONTRACT_SIZE,
+  // Contract data settings
+  MAX_CONTRACT_DATA_KEY_SIZE_BYTES: MinimumSorobanNetworkConfig.MAX_CONTRACT_DATA_KEY_SIZE_BYTES,
+  MAX_CONTRACT_DATA_ENTRY_SIZE_BYTES: MinimumSorobanNetworkConfig.MAX_CONTRACT_DATA_ENTRY_SIZE_BYTES,
+  // Compute settings
+  TX_MAX_INSTRUCTIONS,
+  LEDGER_MAX_INSTRUCTIONS: TX_MAX_INSTRUCTIONS,
+  FEE_RATE_PER_INSTRUCTIONS_INCREMENT: 100,
+  MEMORY_LIMIT: MinimumSorobanNetworkConfig.MEMORY_LIMIT,
+  // Ledger access settings
+  TX_MAX_READ_LEDGER_ENTRIES,
+  TX_MAX_READ_BYTES,
+  TX_MAX_WRITE_LEDGER_ENTRIES,
+  TX_MAX_WRITE_BYTES,
+  LEDGER_MAX_READ_LEDGER_ENTRIES: TX_MAX_READ_LEDGER_ENTRIES,
+  LEDGER_MAX_READ_BYTES: TX_MAX_READ_BYTES,
+  LEDGER_MAX_WRITE_LEDGER_ENTRIES: TX_MAX_WRITE_LEDGER_ENTRIES,
+  LEDGER_MAX_WRITE_BYTES: TX_MAX_WRITE_BYTES,
+  FEE_READ_LEDGER_ENTRY: 5_000,
+  FEE_WRITE_LEDGER_ENTRY: 20_000,
+  FEE_READ_1KB: 1_000,
+  BUCKET_LIST_TARGET_SIZE_BYTES: 30 * 1024 * 1024 * 1024, // 30 GB
+  BUCKET_LIST_FEE_1KB_BUCKET_LIST_LOW: 1_000,
+  BUCKET_LIST_FEE_1KB_BUCKET_LIST_HIGH: 10_000,
+  // No growth fee initially to make sure fees are accessible
+  STATE_SIZE_RENT_FEE_GROWTH_FACTOR: 1,
+  BUCKET_LIST_SIZE_WINDOW_SAMPLE_SIZE: 30,
+  BUCKET_LIST_WINDOW_SAMPLE_PERIOD: 64,
+  // Historical data settings
+  FEE_HISTORICAL_1KB: 100,
+  // Bandwidth settings
+  TX_MAX_SIZE_BYTES,
+  LEDGER_MAX_TRANSACTION_SIZES_BYTES: TX_MAX_SIZE_BYTES,
+  FEE_TRANSACTION_SIZE_1KB: 2_000,
+  // Contract events settings
+  TX_MAX_CONTRACT_EVENTS_SIZE_BYTES: MinimumSorobanNetworkConfig.TX_MAX_CONTRACT_EVENTS_SIZE_BYTES,
+  FEE_CONTRACT_EVENTS_SIZE_1KB: 200,
+  // State archival settings
+  MAXIMUM_ENTRY_LIFETIME: MinimumSorobanNetworkConfig.MAXIMUM_ENTRY_LIFETIME,
+  // Greater than the minimum to allow for reductions during testing.
+  MINIMUM_PERSISTENT_ENTRY_LIFETIME: 4_096, // Live until level 6
+  MINIMUM_TEMP_ENTRY_LIFETIME: 16,
+  EVICTION_SCAN_SIZE: 100_000, // 100 kb
+  MAX_ENTRIES_TO_ARCHIVE: 100,
+  STARTING_EVICTION_SCAN_LEVEL: 6,
+  // Rent payment of a write fee per ~25 days.
+  PERSISTENT_RENT_RATE_DENOMINATOR: 252_480,
+  // Rent payment of a write fee per ~250 days.
+  TEMP_RENT_RATE_DENOMINATOR: 2_524_800,
+  // General execution settings
+  LEDGER_MAX_TX_COUNT: 1,
+  // Parallel execution settings
+  LEDGER_MAX_DEPENDENT_TX_CLUSTERS: 1,
+  // Ledger cost extension settings
+  FEE_LEDGER_WRITE_1KB: 3_500,
+  // SCP timing settings
+  LEDGER_TARGET_CLOSE_TIME_MILLISECONDS: 5000,
+  NOMINATION_TIMEOUT_INITIAL_MILLISECONDS: 1000,
+  NOMINATION_TIMEOUT_INCREMENT_MILLISECONDS: 1000,
+  BALLOT_TIMEOUT_INITIAL_MILLISECONDS: 1000,
+  BALLOT_TIMEOUT_INCREMENT_MILLISECONDS: 1000,
+} as const;
+
+/** Protcol23UpgradedConfig (sic, upstream's spelling): the values the protocol 23 upgrade sets. */
+export const Protcol23UpgradedConfig = {
+  SOROBAN_STATE_TARGET_SIZE_BYTES: 3_000_000_000, // 3 GB
+  RENT_FEE_1KB_SOROBAN_STATE_SIZE_LOW: -17_000,
+  RENT_FEE_1KB_SOROBAN_STATE_SIZE_HIGH: 10_000,
+  PERSISTENT_RENT_RATE_DENOMINATOR: 1_215,
+  TEMP_RENT_RATE_DENOMINATOR: 2_430,
+} as const;
+
+const LEDGER_LIMIT_MULTIPLIER = 100;
+const TEST_TX_MAX_INSTRUCTIONS = InitialSorobanNetworkConfig.TX_MAX_INSTRUCTIONS * 100;
+const TEST_TX_MAX_READ_LEDGER_ENTRIES = InitialSorobanNetworkConfig.TX_MAX_READ_LEDGER_ENTRIES * 100;
+const TEST_TX_MAX_READ_BYTES = InitialSorobanNetworkConfig.TX_MAX_READ_BYTES * 1000;
+const TEST_TX_MAX_WRITE_LEDGER_ENTRIES = InitialSorobanNetworkConfig.TX_MAX_WRITE_LEDGER_ENTRIES * 100;
+const TEST_TX_MAX_WRITE_BYTES = InitialSorobanNetworkConfig.TX_MAX_WRITE_BYTES * 1000;
+const TEST_TX_MAX_SIZE_BYTES = InitialSorobanNetworkConfig.TX_MAX_SIZE_BYTES * 50;
+
+/**
+ * TestOverrideSorobanNetworkConfig: the subset of InitialSorobanNetworkConfig replaced when the test Config sets
+ * `TESTING_SOROBAN_HIGH_LIMIT_OVERRIDE`.
+ */
+export const TestOverrideSorobanNetworkConfig = {
+  LEDGER_LIMIT_MULTIPLIER,
+  // Contract size settings
+  MAX_CONTRACT_SIZE: InitialSorobanNetworkConfig.MAX_CONTRACT_SIZE * 64,
+  // Contract data settings
+  MAX_CONTRACT_DATA_KEY_SIZE_BYTES: InitialSorobanNetworkConfig.MAX_CONTRACT_DATA_KEY_SIZE_BYTES * 1000,
+  MAX_CONTRACT_DATA_ENTRY_SIZE_BYTES: InitialSorobanNetworkConfig.MAX_CONTRACT_DATA_ENTRY_SIZE_BYTES * 1000,
+  // Compute settings
+  TX_MAX_INSTRUCTIONS: TEST_TX_MAX_INSTRUCTIONS,
+  LEDGER_MAX_INSTRUCTIONS: TEST_TX_MAX_INSTRUCTIONS * LEDGER_LIMIT_MULTIPLIER,
+  MEMORY_LIMIT: InitialSorobanNetworkConfig.MEMORY_LIMIT * 100,
+  // Ledger access settings
+  TX_MAX_READ_LEDGER_ENTRIES: TEST_TX_MAX_READ_LEDGER_ENTRIES,
+  TX_MAX_READ_BYTES: TEST_TX_MAX_READ_BYTES,
+  TX_MAX_WRITE_LEDGER_ENTRIES: TEST_TX_MAX_WRITE_LEDGER_ENTRIES,
+  TX_MAX_WRITE_BYTES: TEST_TX_MAX_WRITE_BYTES,
+  LEDGER_MAX_READ_LEDGER_ENTRIES: TEST_TX_MAX_READ_LEDGER_ENTRIES * LEDGER_LIMIT_MULTIPLIER,
+  LEDGER_MAX_READ_BYTES: TEST_TX_MAX_READ_BYTES * LEDGER_LIMIT_MULTIPLIER,
+  LEDGER_MAX_WRITE_LEDGER_ENTRIES: TEST_TX_MAX_WRITE_LEDGER_ENTRIES * LEDGER_LIMIT_MULTIPLIER,
+  LEDGER_MAX_WRITE_BYTES: TEST_TX_MAX_WRITE_BYTES * LEDGER_LIMIT_MULTIPLIER,
+  // Bandwidth settings
+  TX_MAX_SIZE_BYTES: TEST_TX_MAX_SIZE_BYTES,
+  LEDGER_MAX_TRANSACTION_SIZES_BYTES: TEST_TX_MAX_SIZE_BYTES * LEDGER_LIMIT_MULTIPLIER,
+  // Contract events settings
+  TX_MAX_CONTRACT_EVENTS_SIZE_BYTES: InitialSorobanNetworkConfig.TX_MAX_CONTRACT_EVENTS_SIZE_BYTES * 20,
+  // State archival settings
+  MAXIMUM_ENTRY_LIFETIME: 6_307_200, // 1 year
+  // General execution settings
+  LEDGER_MAX_TX_COUNT: InitialSorobanNetworkConfig.LEDGER_MAX_TX_COUNT * LEDGER_LIMIT_MULTIPLIER,
+} as const;
