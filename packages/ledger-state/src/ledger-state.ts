@@ -8,8 +8,21 @@
 //   3. every sample period: CONFIG_SETTING_LIVE_SOROBAN_STATE_SIZE_WINDOW with the previous ledger's state size;
 //   4. from protocol 23: the hot-archive batch (evicted persistent entries, keys restored from the archive);
 //   5. the BucketList adds the ledger; the Soroban state takes the changes; the hashes are compared.
-import { assert, isErrnoError } from '@strata/base';
-import { BucketError, type BucketEvent, type BucketListSnapshot, BucketManager } from '@strata/bucket-list';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { assert, fsyncDirectory, isErrnoError, writeFileAtomic } from '@strata/base';
+import {
+  BucketError,
+  type BucketEvent,
+  type BucketListSnapshot,
+  BucketManager,
+  type HistoryArchiveState,
+  parseHistoryArchiveState,
+  referencedBucketHashes,
+  serializeHistoryArchiveState,
+} from '@strata/bucket-list';
 import { CONFIG_SETTING_ID, compareLedgerKeys, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry, readU32 } from '@strata/ledger-key';
 import {
   extractLedger,
@@ -225,6 +238,55 @@ export class LedgerState {
     }
   }
 
+  /**
+   * Starts a state in `dir` (which must hold none) from a History Archive State and a directory of its bucket files,
+   * the way a node joins a network: the buckets the HAS names are copied in (`bucket-<hex>.xdr`, or `.xdr.gz` as
+   * archives store them), the HAS becomes the state's `has.json`, and the state opens through `open` (every bucket
+   * verified against its hash, the Soroban state populated). `protocolVersion` is the HAS ledger's protocol, from its
+   * ledger header (a HAS does not carry it). The next ledger applied must be `has.currentLedger + 1`.
+   */
+  static async fromHistoryArchive(
+    dir: string,
+    archive: {
+      readonly has: string;
+      readonly bucketDir: string;
+      readonly networkPassphrase: string;
+      readonly protocolVersion: number;
+    },
+    options: LedgerStateOptions = {},
+  ): Promise<LedgerState> {
+    if (readStateFile(dir) !== undefined) {
+      throw new LedgerStateError('BAD_STATE', 'the directory already holds a ledger state', { file: dir });
+    }
+    let has: HistoryArchiveState;
+    try {
+      has = parseHistoryArchiveState(archive.has);
+    } catch (error) {
+      throw wrap(error, 'read the History Archive State', dir);
+    }
+    const buckets = join(dir, 'buckets');
+    try {
+      await mkdir(buckets, { recursive: true });
+      for (const hash of referencedBucketHashes(has)) {
+        if (/^0+$/.test(hash)) continue;
+        const name = `bucket-${hash}.xdr`;
+        const plain = join(archive.bucketDir, name);
+        const bytes = existsSync(plain) ? await readFile(plain) : gunzipSync(await readFile(`${plain}.gz`));
+        await writeFileAtomic(join(buckets, name), bytes, { fsyncDirectory: false });
+      }
+      await fsyncDirectory(buckets);
+      await writeFileAtomic(join(dir, 'has.json'), Buffer.from(serializeHistoryArchiveState(has)));
+    } catch (error) {
+      throw wrap(error, 'copy the archive buckets', archive.bucketDir);
+    }
+    writeStateFile(
+      dir,
+      stateFileOf(archive.networkPassphrase, { ledger: has.currentLedger, protocolVersion: archive.protocolVersion }, undefined),
+      options.fsync ?? true,
+    );
+    return LedgerState.open(dir, { ...options, networkPassphrase: archive.networkPassphrase });
+  }
+
   /** The last applied ledger. */
   get ledger(): number {
     return this.#list.ledger;
@@ -340,6 +402,7 @@ export class LedgerState {
       ),
       this.#fsync,
     );
+    const levelsBefore = this.#levelHashes();
     try {
       await this.#list.addLedger(ledger, protocol, batch, hot);
       this.#previous = { ledger: previousLedger, protocolVersion: startProtocol };
@@ -366,7 +429,7 @@ export class LedgerState {
       this.#failure = new LedgerStateError('HASH_MISMATCH', `diverged at ledger ${ledger}`, { ledger });
       throw new LedgerStateError(
         'HASH_MISMATCH',
-        `bucketListHash ${computed} computed, the header says ${expected}${this.#firstDifferingLevel()}`,
+        `bucketListHash ${computed} computed, the header says ${expected}; ${this.#changedLevels(levelsBefore)}`,
         { ...fileOf(location), ledger },
       );
     }
@@ -493,9 +556,26 @@ export class LedgerState {
     }
   }
 
-  /** ", first differing level N" when the previous ledger's levels tell (the list's own levels only, for now). */
-  #firstDifferingLevel(): string {
-    return '';
+  /** `kind level curr|snap` → bucket hash, of both lists. */
+  #levelHashes(): Map<string, string> {
+    const hashes = new Map<string, string>();
+    for (const [kind, schedule] of [['live', this.#list.live], ['hot archive', this.#list.hotArchive]] as const) {
+      schedule.levels.forEach((level, i) => {
+        hashes.set(`${kind} level ${i} curr`, level.curr.file.hash);
+        hashes.set(`${kind} level ${i} snap`, level.snap.file.hash);
+      });
+    }
+    return hashes;
+  }
+
+  /**
+   * Where a divergence can have entered, when the previous ledger still matched: the buckets this ledger changed
+   * (its batch went into level 0's curr; spills and merges changed the others). The header names only the hash, so
+   * which of them differs from stellar-core's cannot be told from it.
+   */
+  #changedLevels(before: Map<string, string>): string {
+    const changed = [...this.#levelHashes()].filter(([slot, hash]) => before.get(slot) !== hash).map(([slot]) => slot);
+    return `the ledger changed ${changed.join(', ')}`;
   }
 
   #usable(): void {

@@ -54,7 +54,7 @@ export interface SorobanStateChanges {
   readonly dead: readonly Uint8Array[];
 }
 
-export interface ApplyOptions {
+export interface SorobanApplyOptions {
   /** The ledger the changes close: the state's `ledgerSeq + 1`. */
   readonly ledgerSeq: number;
   /** The ledger's protocol after its upgrades; before 20 the changes are not looked at. */
@@ -77,10 +77,10 @@ export interface LiveEntrySource {
   load?(key: Uint8Array): Uint8Array | undefined;
 }
 
-export interface PopulateOptions {
+export interface SorobanPopulateOptions {
   /** The protocol of the snapshot's ledger (its header's ledgerVersion); before 20 nothing is scanned. */
   readonly protocolVersion: number;
-  /** As in ApplyOptions; when absent, read from the source's CONFIG_SETTING entry (as stellar-core does). */
+  /** As in SorobanApplyOptions; when absent, read from the source's CONFIG_SETTING entry (as stellar-core does). */
   readonly memCostParams?: Uint8Array;
 }
 
@@ -243,7 +243,7 @@ export class SorobanState {
    * advances. INCONSISTENT_META when the changes contradict the state (a create of an entry it holds, an update or
    * delete of one it does not, a TTL without its entry at the end).
    */
-  apply(changes: SorobanStateChanges, options: ApplyOptions): void {
+  apply(changes: SorobanStateChanges, options: SorobanApplyOptions): void {
     this.#usable();
     if (typeof options !== 'object' || options === null) invalid('options must be an object', 'options');
     const ledgerSeq = requireUint32(options.ledgerSeq, 'ledgerSeq');
@@ -286,7 +286,7 @@ export class SorobanState {
    * (each adopting its waiting TTL); afterwards no TTL may be left waiting (INCONSISTENT_STATE — stellar-core
    * asserts). Before protocol 20 nothing is scanned. Takes the source's ledger as `ledgerSeq`.
    */
-  populate(source: LiveEntrySource, options: PopulateOptions): PopulationReport {
+  populate(source: LiveEntrySource, options: SorobanPopulateOptions): PopulationReport {
     this.#usable();
     if (this.#data.count !== 0 || this.#code.count !== 0 || this.#pending.count !== 0) {
       invalid('populate needs an empty state', 'state');
