@@ -1,6 +1,5 @@
 // @strata/ledger-state: follow a Stellar network ledger by ledger exactly as stellar-core commits it — the live and
 // hot-archive BucketLists, the in-memory Soroban state, and every ledger's bucketListHash checked against its header.
-export { ConfigSettings, configSettingBody, configSettingEntry, configSettingKey } from './config-settings.js';
 export { LedgerStateError, LedgerStateErrorCode, type LedgerStateErrorContext } from './errors.js';
 export {
   type EvictedEntry,
@@ -38,6 +37,7 @@ export {
   networkId,
   rootAccountId,
 } from './genesis/index.js';
+export { type GenesisStateOptions, genesisState } from './genesis-state.js';
 export {
   type AppliedLedger,
   type GenesisLedger,
@@ -57,4 +57,3 @@ export {
 } from './replay.js';
 export { SorobanState } from './soroban-state/soroban-state.js';
 export { LEDGER_STATE_FORMAT_VERSION, STATE_FILE_NAME } from './state-file.js';
-export { decodeStateSizeWindow, encodeStateSizeWindow, shiftStateSizeWindow } from './state-size-window.js';

@@ -281,7 +281,11 @@ export class LedgerState {
     }
     writeStateFile(
       dir,
-      stateFileOf(archive.networkPassphrase, { ledger: has.currentLedger, protocolVersion: archive.protocolVersion }, undefined),
+      stateFileOf(
+        archive.networkPassphrase,
+        { ledger: has.currentLedger, protocolVersion: archive.protocolVersion },
+        undefined,
+      ),
       options.fsync ?? true,
     );
     return LedgerState.open(dir, { ...options, networkPassphrase: archive.networkPassphrase });
@@ -366,11 +370,9 @@ export class LedgerState {
       const memCostChanged = extract.changes.live.some((entry) =>
         isConfigSetting(entry, CONFIG_SETTING_ID.CONTRACT_COST_PARAMS_MEMORY_BYTES),
       );
-      if (
-        memCostChanged ||
-        (startProtocol < FIRST_PROTOCOL_IN_MEMORY_STATE_SIZE && protocol >= FIRST_PROTOCOL_IN_MEMORY_STATE_SIZE)
-      ) {
-        // An upgrade of the memory cost parameters (or to protocol 23) reprices every contract's module before the
+      if (memCostChanged || (protocol > startProtocol && protocol >= FIRST_PROTOCOL_IN_MEMORY_STATE_SIZE)) {
+        // An upgrade of the memory cost parameters, or of the protocol to 23 or later (Upgrades applyVersionUpgrade,
+        // ConfigUpgradeSetFrame::applyTo), reprices every contract's module before the
         // ledger's size sample (LedgerManagerImpl handleUpgradeAffectingSorobanInMemoryStateSize).
         this.#soroban.recomputeContractCodeSizes(
           requiredBody(settings, CONFIG_SETTING_ID.CONTRACT_COST_PARAMS_MEMORY_BYTES, ledger),
@@ -559,7 +561,10 @@ export class LedgerState {
   /** `kind level curr|snap` → bucket hash, of both lists. */
   #levelHashes(): Map<string, string> {
     const hashes = new Map<string, string>();
-    for (const [kind, schedule] of [['live', this.#list.live], ['hot archive', this.#list.hotArchive]] as const) {
+    for (const [kind, schedule] of [
+      ['live', this.#list.live],
+      ['hot archive', this.#list.hotArchive],
+    ] as const) {
       schedule.levels.forEach((level, i) => {
         hashes.set(`${kind} level ${i} curr`, level.curr.file.hash);
         hashes.set(`${kind} level ${i} snap`, level.snap.file.hash);

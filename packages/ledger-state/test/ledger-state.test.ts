@@ -7,9 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openLedgerSource } from '@strata/ledger-meta';
-import { describeWithFixtures, fixturePath, rejectionOf, withTempDir } from '@strata/test-kit';
-import { expect, it } from 'vitest';
-import { genesisOf, LedgerState, LedgerStateError } from '../src/index.js';
+import { describeWithFixtures, errorOf, fixturePath, rejectionOf, withTempDir } from '@strata/test-kit';
+import { describe, expect, it } from 'vitest';
+import {
+  genesisEntries,
+  genesisLedgerHeader,
+  genesisOf,
+  genesisState,
+  LedgerState,
+  LedgerStateError,
+} from '../src/index.js';
 
 const STREAM = ['InvokeHostFunctionTests', '416716038d1bf264.xdr'];
 const options = { merger: 'inline', fsync: false } as const;
@@ -110,5 +117,31 @@ describeWithFixtures('LedgerState', [['stellar-core-lcm', ...STREAM]], () => {
       ]);
       await reopened.close();
     });
+  });
+});
+
+describe('genesisState', () => {
+  it('is ledger 1 of a test network in the shape LedgerState.create takes', async () => {
+    const genesis = genesisState({ passphrase: 'Standalone Network ; February 2017', protocol: 27 });
+    expect(genesis.networkPassphrase).toBe('Standalone Network ; February 2017');
+    expect(genesis.protocolVersion).toBe(27);
+    expect(genesis.entries).toEqual(
+      genesisEntries({ networkPassphrase: 'Standalone Network ; February 2017', protocolVersion: 27 }),
+    );
+    await withTempDir(async (dir) => {
+      const state = await LedgerState.create(dir, genesis, options);
+      try {
+        expect([state.ledger, state.protocolVersion]).toEqual([1, 27]);
+        const header = genesisLedgerHeader({
+          protocolVersion: 27,
+          bucketListHash: Buffer.from(state.bucketListHash(), 'hex'),
+        });
+        expect(header.length).toBeGreaterThan(0);
+      } finally {
+        await state.close();
+      }
+    });
+    const error = errorOf(LedgerStateError, () => genesisState({ passphrase: 'x', protocol: 99 }));
+    expect(error.code).toBe('BAD_GENESIS');
   });
 });

@@ -1,8 +1,8 @@
 // A set of records keyed by 32-byte hashes, held without an object per record: the records sit back to back in
 // arena chunks (a few MiB each, append-only, reclaimed by evacuating the sparsest chunks), and an open-addressing
-// index (linear probing, backward-shift deletion, an 8-bit tag per slot) maps each hash to its record's 32-bit address. The in-memory
-// Soroban state keeps its CONTRACT_DATA entries, its CONTRACT_CODE entries and its waiting TTLs in three of these.
-// Single-threaded, in memory only: nothing here survives the process.
+// index (linear probing, backward-shift deletion, an 8-bit tag per slot) maps each hash to its record's 32-bit
+// address. The in-memory Soroban state keeps its CONTRACT_DATA entries, its CONTRACT_CODE entries and its waiting
+// TTLs in three of these. Single-threaded, in memory only: nothing here survives the process.
 import { randomBytes } from 'node:crypto';
 import { assert } from '@strata/base';
 import { LedgerStateError } from '../errors.js';

@@ -95,7 +95,7 @@ export interface PopulationReport {
 
 /** A stored entry, copied out of the state. */
 export interface SorobanStateEntry {
-  /** The CONTRACT_DATA / CONTRACT_CODE LedgerEntry XDR; for a TTL key, the TTL LedgerEntry rebuilt from the two numbers. */
+  /** The CONTRACT_DATA / CONTRACT_CODE LedgerEntry XDR; for a TTL key, the TTL LedgerEntry rebuilt from its numbers. */
   readonly entry: Uint8Array;
   /** The entry's TTL; undefined only for an entry whose TTL the state never saw (`entriesWithoutTtl`). */
   readonly liveUntilLedgerSeq: number | undefined;
