@@ -28,15 +28,35 @@ export function spawnWorker(callerUrl: string, entryName: string, options: Worke
 }
 
 /**
+ * V8 and process-wide options a Worker refuses in its execArgv (ERR_WORKER_INVALID_EXEC_ARGV): the worker shares the
+ * parent's V8 isolate settings and process, so they are left out. With a value either as `--flag=v` or `--flag v`.
+ */
+const PROCESS_WIDE_OPTIONS = [
+  '--expose-gc',
+  '--expose_gc',
+  '--max-old-space-size',
+  '--max-semi-space-size',
+  '--stack-size',
+  '--title',
+];
+/** Of those, the ones that take a value. */
+const WITH_VALUE = new Set(['--max-old-space-size', '--max-semi-space-size', '--stack-size', '--title']);
+
+/**
  * The parent's Node options a worker started from a file can take: `--input-type` (set when the parent runs
- * `node --input-type=module -e ...`) makes a worker with a file entry fail, so it is left out.
+ * `node --input-type=module -e ...`) makes a worker with a file entry fail, and the process-wide options above make
+ * any worker fail, so they are left out.
  */
 function inheritableExecArgv(): string[] {
   const args: string[] = [];
   for (let i = 0; i < process.execArgv.length; i++) {
     const arg = process.execArgv[i] as string;
-    if (arg === '--input-type') i++;
-    else if (!arg.startsWith('--input-type=')) args.push(arg);
+    const name = arg.split('=')[0] as string;
+    if (name === '--input-type' || PROCESS_WIDE_OPTIONS.includes(name)) {
+      if (!arg.includes('=') && (name === '--input-type' || WITH_VALUE.has(name))) i++;
+      continue;
+    }
+    args.push(arg);
   }
   return args;
 }

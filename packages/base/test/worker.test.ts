@@ -42,7 +42,7 @@ describe('spawnWorker', () => {
 });
 
 describe('spawnWorker from a parent run as `node --input-type=module -e`', () => {
-  it('starts the .js entry (the parent option is not inherited)', () => {
+  it("starts the .js entry (the parent's --input-type and process-wide options are not inherited)", () => {
     const dir = tempDir('base-worker-eval');
     writeFileSync(
       join(dir, 'echo-worker.js'),
@@ -55,9 +55,12 @@ describe('spawnWorker from a parent run as `node --input-type=module -e`', () =>
       "w.once('message', (m) => { console.log('reply', m); w.terminate(); });\n" +
       "w.once('error', (e) => { console.log('error', e.message); process.exitCode = 1; });\n" +
       "w.postMessage('hi');\n";
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      encoding: 'utf8',
-    });
+    // --expose-gc and --max-old-space-size are process-wide: a worker given them fails to start.
+    const result = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--max-old-space-size=512', '--import', 'tsx', '--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    );
     expect(result.stdout + result.stderr).toContain('reply hi');
     expect(result.status).toBe(0);
   });
