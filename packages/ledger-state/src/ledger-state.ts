@@ -19,11 +19,18 @@ import {
   type BucketListSnapshot,
   BucketManager,
   type HistoryArchiveState,
+  MAX_PROTOCOL_VERSION,
   parseHistoryArchiveState,
   referencedBucketHashes,
   serializeHistoryArchiveState,
 } from '@strata/bucket-list';
-import { CONFIG_SETTING_ID, compareLedgerKeys, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry, readU32 } from '@strata/ledger-key';
+import {
+  CONFIG_SETTING_ID,
+  compareLedgerEntries,
+  LEDGER_ENTRY_TYPE,
+  ledgerKeyOfEntry,
+  readU32,
+} from '@strata/ledger-key';
 import {
   extractLedger,
   type LedgerExtract,
@@ -31,10 +38,23 @@ import {
   type RecordLocation,
   readLedgerSequence,
 } from '@strata/ledger-meta';
+import {
+  booleanOr,
+  bytesOf,
+  integerIn,
+  invalidArgument,
+  nonEmptyString,
+  optionalFunction,
+  optionalOneOf,
+  optionalString,
+  optionsRecord,
+} from './arguments.js';
 import { ConfigSettings, configSettingEntry } from './config-settings.js';
-import { LedgerStateError } from './errors.js';
+import { LedgerStateError, LedgerStateErrorCode } from './errors.js';
 import { FIRST_PROTOCOL_EVICTION, scanForEviction } from './eviction/scan.js';
 import { decodeEvictionIterator, decodeStateArchivalSettings, evictionIteratorEntry } from './eviction/settings.js';
+import { genesisKeyOf, MAX_GENESIS_ENTRIES } from './genesis/genesis.js';
+import { genesisProtocol } from './genesis/genesis-options.js';
 import { type PopulationReport, SorobanState } from './soroban-state/soroban-state.js';
 import { sameKeySet, withEntries } from './sorted-batch.js';
 import { positionAt, readStateFile, STATE_FILE_NAME, type StateFile, writeStateFile } from './state-file.js';
@@ -148,9 +168,15 @@ export class LedgerState {
 
   /**
    * Starts a new state in `dir` (which must hold none) at ledger 1 from `genesis`: the genesis entries go into the
-   * live list only (no eviction scan, no hot-archive batch), as stellar-core's startNewLedger does.
+   * live list only (no eviction scan, no hot-archive batch), as stellar-core's startNewLedger does. Every argument
+   * is checked before the directory is touched: INVALID_ARGUMENT for a wrong type or range, BAD_ENTRY for a genesis
+   * entry that is no LedgerEntry, BAD_GENESIS for a genesis stellar-core cannot have made (a protocol above 28, an
+   * entry not last modified at ledger 1 or not an account or config setting, two entries of one key).
    */
   static async create(dir: string, genesis: GenesisLedger, options: LedgerStateOptions = {}): Promise<LedgerState> {
+    nonEmptyString(dir, 'dir');
+    const init = sortedGenesisEntries(genesis);
+    checkStateOptions(options, false);
     if (readStateFile(dir) !== undefined) {
       throw new LedgerStateError('BAD_STATE', 'the directory already holds a ledger state', { file: dir });
     }
@@ -161,7 +187,6 @@ export class LedgerState {
           file: dir,
         });
       }
-      const init = genesis.entries.slice().sort((a, b) => compareLedgerKeys(ledgerKeyOfEntry(a), ledgerKeyOfEntry(b)));
       const fsync = options.fsync ?? true;
       writeStateFile(
         dir,
@@ -197,6 +222,8 @@ export class LedgerState {
     dir: string,
     options: LedgerStateOptions & { readonly networkPassphrase?: string } = {},
   ): Promise<LedgerState> {
+    nonEmptyString(dir, 'dir');
+    checkStateOptions(options, true);
     const file = readStateFile(dir);
     if (file === undefined) {
       throw new LedgerStateError('BAD_STATE', `no ${STATE_FILE_NAME}: not a ledger state (create one first)`, {
@@ -255,6 +282,9 @@ export class LedgerState {
     },
     options: LedgerStateOptions = {},
   ): Promise<LedgerState> {
+    nonEmptyString(dir, 'dir');
+    checkArchive(archive);
+    checkStateOptions(options, false);
     if (readStateFile(dir) !== undefined) {
       throw new LedgerStateError('BAD_STATE', 'the directory already holds a ledger state', { file: dir });
     }
@@ -262,14 +292,25 @@ export class LedgerState {
     try {
       has = parseHistoryArchiveState(archive.has);
     } catch (error) {
-      throw wrap(error, 'read the History Archive State', dir);
+      if (!(error instanceof BucketError)) throw error;
+      throw new LedgerStateError('INVALID_ARGUMENT', `archive.has is not a History Archive State: ${error.message}`, {
+        field: 'archive.has',
+        cause: error,
+      });
+    }
+    const names = [...referencedBucketHashes(has)]
+      .filter((hash) => !/^0+$/.test(hash))
+      .map((hash) => `bucket-${hash}.xdr`);
+    for (const name of names) {
+      const plain = join(archive.bucketDir, name);
+      if (!existsSync(plain) && !existsSync(`${plain}.gz`)) {
+        throw new LedgerStateError('IO', `the archive has no ${name} (nor ${name}.gz)`, { file: plain });
+      }
     }
     const buckets = join(dir, 'buckets');
     try {
       await mkdir(buckets, { recursive: true });
-      for (const hash of referencedBucketHashes(has)) {
-        if (/^0+$/.test(hash)) continue;
-        const name = `bucket-${hash}.xdr`;
+      for (const name of names) {
         const plain = join(archive.bucketDir, name);
         const bytes = existsSync(plain) ? await readFile(plain) : gunzipSync(await readFile(`${plain}.gz`));
         await writeFileAtomic(join(buckets, name), bytes, { fsyncDirectory: false });
@@ -331,10 +372,12 @@ export class LedgerState {
    * the next one or a protocol that goes back; INCONSISTENT_META when the meta's evicted keys differ from the scan's
    * (EVICTION_MISMATCH) or it lacks a setting the ledger needs; HASH_MISMATCH (after the ledger is applied, which the
    * state file records: the state no longer opens) when verification is on and the hashes differ. A malformed meta
-   * is refused before anything changes (`cause`: the LedgerMetaError).
+   * is refused before anything changes (`cause`: the LedgerMetaError), as are bad arguments (INVALID_ARGUMENT).
    */
   async apply(lcm: Uint8Array, location: RecordLocation = {}): Promise<AppliedLedger> {
     this.#usable();
+    bytesOf(lcm, 'lcm');
+    checkLocation(location);
     const ledger = readSequence(lcm, location);
     const previousLedger = this.#list.ledger;
     if (ledger !== previousLedger + 1) {
@@ -654,8 +697,91 @@ function fileOf(location: RecordLocation): { file?: string } {
   return location.file === undefined ? {} : { file: location.file };
 }
 
+/** Where BucketList merges may run (LedgerStateOptions.merger). */
+const MERGERS = ['workers', 'inline'] as const;
+/** The rules of ReplayRules, each a boolean option. */
+const RULES = [
+  'evictionIterator',
+  'stateSizeWindow',
+  'restoreReads',
+  'maxTtlBumps',
+] as const satisfies readonly (keyof ReplayRules)[];
+
+/** The options LedgerState and the replay functions share (`fsync`, `merger`, `rules`), checked. */
+export function checkCommonOptions(options: Record<string, unknown>, field: string): void {
+  booleanOr(options.fsync, `${field}.fsync`, true);
+  optionalOneOf(options.merger, `${field}.merger`, MERGERS);
+  const rules = optionsRecord(options.rules, `${field}.rules`, true);
+  for (const rule of RULES) booleanOr(rules[rule], `${field}.rules.${rule}`, true);
+}
+
+/** LedgerStateOptions (with open's `networkPassphrase` when `withPassphrase`), checked before any file is touched. */
+function checkStateOptions(value: unknown, withPassphrase: boolean): void {
+  const options = optionsRecord(value, 'options', true);
+  checkCommonOptions(options, 'options');
+  booleanOr(options.verify, 'options.verify', true);
+  booleanOr(options.restartMerges, 'options.restartMerges', true);
+  optionalFunction(options.onEvent, 'options.onEvent');
+  if (withPassphrase) optionalString(options.networkPassphrase, 'options.networkPassphrase');
+}
+
+/**
+ * The entries of a GenesisLedger, checked and in key order. INVALID_ARGUMENT for a wrong shape; BAD_ENTRY for bytes
+ * that are no LedgerEntry; BAD_GENESIS for a protocol without a genesis, more entries than a genesis holds, an entry
+ * genesis cannot have made (not last modified at ledger 1, not an account or config setting) or two of one key.
+ */
+function sortedGenesisEntries(value: unknown): Uint8Array[] {
+  const genesis = optionsRecord(value, 'genesis', false);
+  nonEmptyString(genesis.networkPassphrase, 'genesis.networkPassphrase');
+  genesisProtocol(genesis.protocolVersion, 'genesis.protocolVersion');
+  const entries: unknown = genesis.entries;
+  if (!Array.isArray(entries)) throw invalidArgument('genesis.entries', 'an array of LedgerEntry XDR', entries);
+  if (entries.length > MAX_GENESIS_ENTRIES) {
+    throw new LedgerStateError(
+      LedgerStateErrorCode.BAD_GENESIS,
+      `${entries.length} entries: a genesis holds at most ${MAX_GENESIS_ENTRIES}`,
+      { field: 'genesis.entries' },
+    );
+  }
+  const keys = new Set<string>();
+  const checked: Uint8Array[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const field = `genesis.entries[${i}]`;
+    const entry = bytesOf(entries[i], field);
+    const key = genesisKeyOf(entry, field, LedgerStateErrorCode.BAD_GENESIS);
+    if (keys.has(key)) {
+      throw new LedgerStateError(LedgerStateErrorCode.BAD_GENESIS, 'a second entry of the same key', { field });
+    }
+    keys.add(key);
+    checked.push(entry);
+  }
+  return checked.sort(compareLedgerEntries);
+}
+
+/** The shape of fromHistoryArchive's `archive` (it then parses the HAS and finds its buckets before writing anything). */
+function checkArchive(value: unknown): void {
+  const archive = optionsRecord(value, 'archive', false);
+  if (typeof archive.has !== 'string') {
+    throw invalidArgument('archive.has', 'the text of a History Archive State', archive.has);
+  }
+  nonEmptyString(archive.bucketDir, 'archive.bucketDir');
+  nonEmptyString(archive.networkPassphrase, 'archive.networkPassphrase');
+  integerIn(archive.protocolVersion, 'archive.protocolVersion', 0, MAX_PROTOCOL_VERSION);
+}
+
+/** apply's RecordLocation: an object of an optional file name and optional record number and byte offset. */
+function checkLocation(value: unknown): void {
+  const location = optionsRecord(value, 'location', true);
+  if (location.file !== undefined && typeof location.file !== 'string') {
+    throw invalidArgument('location.file', 'a string', location.file);
+  }
+  for (const name of ['record', 'offset'] as const) {
+    if (location[name] !== undefined) integerIn(location[name], `location.${name}`, 0, Number.MAX_SAFE_INTEGER);
+  }
+}
+
 /** An error from below as this package's: LedgerStateErrors pass through, others become its `cause`. */
-function wrap(error: unknown, what: string, file?: string, ledger?: number): Error {
+export function wrap(error: unknown, what: string, file?: string, ledger?: number): Error {
   if (error instanceof LedgerStateError) return error;
   const context = {
     ...(file === undefined ? {} : { file }),
@@ -663,7 +789,7 @@ function wrap(error: unknown, what: string, file?: string, ledger?: number): Err
     cause: error,
   };
   if (error instanceof LedgerMetaError) {
-    const code = error.code === 'INVALID_ARGUMENT' ? 'INVALID_ARGUMENT' : 'BAD_ENTRY';
+    const code = error.code === 'INVALID_ARGUMENT' || error.code === 'IO' ? error.code : 'BAD_ENTRY';
     return new LedgerStateError(code, `cannot ${what}: ${error.message}`, context);
   }
   if (error instanceof BucketError) {

@@ -6,9 +6,17 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExtractOptions, extractLedger, openLedgerSource } from '@strata/ledger-meta';
+import {
+  booleanOr,
+  invalidArgument,
+  nonEmptyString,
+  optionalFunction,
+  optionalString,
+  optionsRecord,
+} from './arguments.js';
 import { LedgerStateError } from './errors.js';
 import { GenesisReveals, genesisEntries, genesisProtocolOf, genesisTestConfigOf } from './genesis/index.js';
-import { type AppliedLedger, LedgerState, type LedgerStateOptions } from './ledger-state.js';
+import { type AppliedLedger, checkCommonOptions, LedgerState, type LedgerStateOptions, wrap } from './ledger-state.js';
 
 /** The passphrase of stellar-core's test networks (its unit tests' default Config), which the captures use. */
 export const TEST_NETWORK_PASSPHRASE = '(V) (;,,;) (V)';
@@ -47,6 +55,8 @@ export interface ReplaySummary {
  * applied; a hash that differs is counted (or stops the replay with `stopAtMismatch`), not thrown.
  */
 export async function replaySource(path: string, options: ReplayOptions = {}): Promise<ReplaySummary> {
+  nonEmptyString(path, 'path');
+  checkReplayOptions(options, false);
   const passphrase = options.networkPassphrase ?? TEST_NETWORK_PASSPHRASE;
   const ownDir = options.stateDir === undefined;
   const dir = options.stateDir ?? (await mkdtemp(join(tmpdir(), 'strata-replay-')));
@@ -77,6 +87,8 @@ export async function replaySource(path: string, options: ReplayOptions = {}): P
       options.onLedger?.(applied, record.file);
       if (!applied.matches && options.stopAtMismatch === true) break;
     }
+  } catch (error) {
+    throw wrap(error, 'replay the ledger source', path);
   } finally {
     await state?.close();
     if (ownDir) await rm(dir, { recursive: true, force: true });
@@ -92,6 +104,8 @@ export async function replayCaptureFolder(
   folder: string,
   options: Omit<ReplayOptions, 'stateDir'> & { readonly onFile?: (file: string, summary: ReplaySummary) => void } = {},
 ): Promise<ReplaySummary> {
+  nonEmptyString(folder, 'folder');
+  checkReplayOptions(options, true);
   const files = await streamFilesUnder(folder);
   let ledgers = 0;
   let matching = 0;
@@ -108,6 +122,7 @@ export async function replayCaptureFolder(
 
 /** `*.xdr` files under `folder`, recursively, in path order. */
 export async function streamFilesUnder(folder: string): Promise<string[]> {
+  nonEmptyString(folder, 'folder');
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -118,7 +133,11 @@ export async function streamFilesUnder(folder: string): Promise<string[]> {
       else if (entry.isFile() && entry.name.endsWith('.xdr')) out.push(path);
     }
   };
-  await walk(folder);
+  try {
+    await walk(folder);
+  } catch (error) {
+    throw wrap(error, 'list the stream files', folder);
+  }
   return out;
 }
 
@@ -130,6 +149,8 @@ export async function genesisOf(
   path: string,
   networkPassphrase: string,
 ): Promise<{ networkPassphrase: string; protocolVersion: number; entries: Uint8Array[] }> {
+  nonEmptyString(path, 'path');
+  nonEmptyString(networkPassphrase, 'networkPassphrase');
   const reveals = new GenesisReveals();
   let protocolVersion: number | undefined;
   const options: ExtractOptions = {
@@ -137,16 +158,20 @@ export async function genesisOf(
       if (kind !== 2) reveals.observe(bytes);
     },
   };
-  for await (const record of openLedgerSource(path)) {
-    const extract = extractLedger(record.bytes, record, options);
-    if (protocolVersion === undefined) {
-      if (record.ledgerSeq !== 2) {
-        throw new LedgerStateError('BAD_GENESIS', `the stream starts at ledger ${record.ledgerSeq}, not 2`, {
-          file: record.file ?? path,
-        });
+  try {
+    for await (const record of openLedgerSource(path)) {
+      const extract = extractLedger(record.bytes, record, options);
+      if (protocolVersion === undefined) {
+        if (record.ledgerSeq !== 2) {
+          throw new LedgerStateError('BAD_GENESIS', `the stream starts at ledger ${record.ledgerSeq}, not 2`, {
+            file: record.file ?? path,
+          });
+        }
+        protocolVersion = genesisProtocolOf(extract);
       }
-      protocolVersion = genesisProtocolOf(extract);
     }
+  } catch (error) {
+    throw wrap(error, 'read the stream', path);
   }
   if (protocolVersion === undefined) throw new LedgerStateError('BAD_GENESIS', 'the stream is empty', { file: path });
   const overrides = reveals.entries();
@@ -156,6 +181,23 @@ export async function genesisOf(
     protocolVersion,
     entries: genesisEntries({ networkPassphrase, protocolVersion, config, overrides }),
   };
+}
+
+/**
+ * ReplayOptions checked before anything is read or created; replayCaptureFolder's (`folder`) add `onFile` and have
+ * no `stateDir` (each stream file is its own network, in its own temporary state).
+ */
+function checkReplayOptions(value: unknown, folder: boolean): void {
+  const options = optionsRecord(value, 'options', true);
+  checkCommonOptions(options, 'options');
+  optionalString(options.networkPassphrase, 'options.networkPassphrase');
+  if (folder && options.stateDir !== undefined) {
+    throw invalidArgument('options.stateDir', 'absent (every stream file gets its own state)', options.stateDir);
+  }
+  optionalString(options.stateDir, 'options.stateDir');
+  optionalFunction(options.onLedger, 'options.onLedger');
+  booleanOr(options.stopAtMismatch, 'options.stopAtMismatch', false);
+  if (folder) optionalFunction(options.onFile, 'options.onFile');
 }
 
 async function isEmptyState(dir: string): Promise<boolean> {

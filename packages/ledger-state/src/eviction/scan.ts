@@ -5,6 +5,7 @@
 // the maxEntriesToArchive cut and the new iterator. Synchronous and free of side effects: it reads bucket files
 // through the snapshot and asks the caller's lookups; the caller applies the result (DEAD keys, hot-archive entries,
 // the iterator entry) to ledger N's batches.
+import { describeValue } from '@strata/base';
 import type { BucketListSnapshot } from '@strata/bucket-list';
 import { BucketError, levelShouldSpill, NUM_LEVELS } from '@strata/bucket-list';
 import {
@@ -17,6 +18,7 @@ import {
   readLedgerEntry,
   ttlKeyOf,
 } from '@strata/ledger-key';
+import { integerIn, invalidArgument, optionalFunction, optionsRecord } from '../arguments.js';
 import { LedgerStateError, type LedgerStateErrorCode } from '../errors.js';
 import {
   type EvictionIterator,
@@ -403,42 +405,29 @@ function askNewestEntry(
   return entry.slice();
 }
 
-function invalid(field: string, expected: string): never {
-  throw new LedgerStateError('INVALID_ARGUMENT', `${field} must be ${expected}`, { field });
-}
-
-function requireInteger(value: unknown, field: string, min: number, max: number): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    invalid(field, `an integer in [${min}, ${max}]`);
+function checkInput(value: EvictionScanInput): void {
+  const input = optionsRecord(value, 'input', false);
+  const snapshot = optionsRecord(input.snapshot, 'snapshot', false) as Partial<BucketListSnapshot>;
+  if (typeof snapshot.scanLiveBucketFrom !== 'function' || !Array.isArray(snapshot.live)) {
+    throw invalidArgument('snapshot', 'a BucketListSnapshot of @strata/bucket-list', input.snapshot);
   }
-}
-
-function checkInput(input: EvictionScanInput): void {
-  if (typeof input !== 'object' || input === null) invalid('input', 'an EvictionScanInput object');
-  const { snapshot, settings } = input;
-  if (
-    typeof snapshot !== 'object' ||
-    snapshot === null ||
-    typeof snapshot.scanLiveBucketFrom !== 'function' ||
-    !Array.isArray(snapshot.live)
-  ) {
-    invalid('snapshot', 'a BucketListSnapshot of @strata/bucket-list');
+  const ledgerSeq = integerIn(input.ledgerSeq, 'ledgerSeq', 2, UINT32_MAX);
+  if (snapshot.ledger !== ledgerSeq - 1) {
+    throw new LedgerStateError(
+      'INVALID_ARGUMENT',
+      `snapshot must be the BucketList after ledger ${ledgerSeq - 1}, got one at ledger ${describeValue(snapshot.ledger)}`,
+      { field: 'snapshot' },
+    );
   }
-  requireInteger(input.ledgerSeq, 'ledgerSeq', 2, UINT32_MAX);
-  if (snapshot.ledger !== input.ledgerSeq - 1) {
-    invalid('snapshot', `the BucketList after ledger ${input.ledgerSeq - 1} (it is at ledger ${snapshot.ledger})`);
-  }
-  requireInteger(input.protocolVersion, 'protocolVersion', FIRST_PROTOCOL_EVICTION, UINT32_MAX);
+  integerIn(input.protocolVersion, 'protocolVersion', FIRST_PROTOCOL_EVICTION, UINT32_MAX);
   requireEvictionIterator(input.iterator, 'iterator');
-  requireInteger(input.iterator.bucketListLevel, 'iterator.bucketListLevel', 0, MAX_LEVEL);
-  if (typeof settings !== 'object' || settings === null) invalid('settings', 'an object');
-  requireInteger(settings.evictionScanSize, 'settings.evictionScanSize', 0, UINT32_MAX);
-  requireInteger(settings.maxEntriesToArchive, 'settings.maxEntriesToArchive', 0, UINT32_MAX);
+  integerIn(input.iterator.bucketListLevel, 'iterator.bucketListLevel', 0, MAX_LEVEL);
+  const settings = optionsRecord(input.settings, 'settings', false);
+  integerIn(settings.evictionScanSize, 'settings.evictionScanSize', 0, UINT32_MAX);
+  integerIn(settings.maxEntriesToArchive, 'settings.maxEntriesToArchive', 0, UINT32_MAX);
   // stellar-core's configuration check: MinimumSorobanNetworkConfig::STARTING_EVICTION_LEVEL (1) .. kNumLevels - 1.
-  requireInteger(settings.startingEvictionScanLevel, 'settings.startingEvictionScanLevel', 1, MAX_LEVEL);
-  if (typeof input.liveUntilOf !== 'function') invalid('liveUntilOf', 'a function');
-  if (typeof input.ttlModified !== 'function') invalid('ttlModified', 'a function');
-  if (input.newestEntryOf !== undefined && typeof input.newestEntryOf !== 'function') {
-    invalid('newestEntryOf', 'a function or undefined');
-  }
+  integerIn(settings.startingEvictionScanLevel, 'settings.startingEvictionScanLevel', 1, MAX_LEVEL);
+  if (typeof input.liveUntilOf !== 'function') throw invalidArgument('liveUntilOf', 'a function', input.liveUntilOf);
+  if (typeof input.ttlModified !== 'function') throw invalidArgument('ttlModified', 'a function', input.ttlModified);
+  optionalFunction(input.newestEntryOf, 'newestEntryOf');
 }

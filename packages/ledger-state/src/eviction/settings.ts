@@ -3,6 +3,7 @@
 // (its settings). A "body" is the arm after the ConfigSettingID, as @strata/ledger-key's
 // `LedgerEntryView.configSettingBody()` returns it and `encodeLedgerEntry` takes it.
 import { CONFIG_SETTING_ID, encodeLedgerEntry } from '@strata/ledger-key';
+import { bytesOf, integerIn, invalidArgument, optionsRecord } from '../arguments.js';
 import { LedgerStateError } from '../errors.js';
 
 /** EvictionIterator { uint32 bucketListLevel; bool isCurrBucket; uint64 bucketFileOffset; } */
@@ -40,10 +41,8 @@ export interface StateArchivalSettings {
   readonly startingEvictionScanLevel: number;
 }
 
-function bodyView(body: unknown, size: number, field: string): DataView {
-  if (!(body instanceof Uint8Array)) {
-    throw new LedgerStateError('INVALID_ARGUMENT', `${field} must be a Uint8Array`, { field });
-  }
+function bodyView(value: unknown, size: number, field: string): DataView {
+  const body = bytesOf(value, field);
   if (body.length !== size) {
     throw new LedgerStateError('BAD_ENTRY', `${field} is ${body.length} bytes, expected ${size}`, { field });
   }
@@ -71,25 +70,14 @@ export function decodeEvictionIterator(body: Uint8Array): EvictionIterator {
   return { bucketListLevel: view.getUint32(0), isCurrBucket: isCurr === 1, bucketFileOffset: Number(offset) };
 }
 
-function requireUint(value: unknown, field: string, max: number): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
-    throw new LedgerStateError('INVALID_ARGUMENT', `${field} must be an integer in [0, ${max}]`, { field });
-  }
-}
-
 /** Checks an EvictionIterator a caller hands in (shape and XDR ranges; the scan checks the level against the list). */
 export function requireEvictionIterator(value: unknown, field: string): asserts value is EvictionIterator {
-  if (typeof value !== 'object' || value === null) {
-    throw new LedgerStateError('INVALID_ARGUMENT', `${field} must be an EvictionIterator object`, { field });
-  }
-  const iterator = value as Record<string, unknown>;
-  requireUint(iterator.bucketListLevel, `${field}.bucketListLevel`, 0xffff_ffff);
+  const iterator = optionsRecord(value, field, false);
+  integerIn(iterator.bucketListLevel, `${field}.bucketListLevel`, 0, 0xffff_ffff);
   if (typeof iterator.isCurrBucket !== 'boolean') {
-    throw new LedgerStateError('INVALID_ARGUMENT', `${field}.isCurrBucket must be true or false`, {
-      field: `${field}.isCurrBucket`,
-    });
+    throw invalidArgument(`${field}.isCurrBucket`, 'true or false', iterator.isCurrBucket);
   }
-  requireUint(iterator.bucketFileOffset, `${field}.bucketFileOffset`, Number.MAX_SAFE_INTEGER);
+  integerIn(iterator.bucketFileOffset, `${field}.bucketFileOffset`, 0, Number.MAX_SAFE_INTEGER);
 }
 
 /** Writes the CONFIG_SETTING_EVICTION_ITERATOR arm (16 bytes). */
@@ -109,7 +97,7 @@ export function encodeEvictionIterator(iterator: EvictionIterator): Uint8Array {
  * ext v0), for the ledger's live batch.
  */
 export function evictionIteratorEntry(ledgerSeq: number, iterator: EvictionIterator): Uint8Array {
-  requireUint(ledgerSeq, 'ledgerSeq', 0xffff_ffff);
+  integerIn(ledgerSeq, 'ledgerSeq', 0, 0xffff_ffff);
   return encodeLedgerEntry({
     lastModifiedLedgerSeq: ledgerSeq,
     data: {

@@ -4,7 +4,7 @@
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { assert } from '@strata/base';
 import { encodeLedgerEntry } from '@strata/ledger-key';
-import { invalidArgument } from './genesis-options.js';
+import { invalidArgument } from '../arguments.js';
 
 /** LedgerManager::GENESIS_LEDGER_TOTAL_COINS: 10^18 stroops (100 billion lumens). */
 export const GENESIS_LEDGER_TOTAL_COINS = 1_000_000_000_000_000_000n;

@@ -1,9 +1,10 @@
 // The genesis LedgerHeader (LedgerManager::genesisLedger, as LedgerManagerImpl::startNewLedger adjusts and closes
 // it). Its SHA-256 is ledger 2's previousLedgerHash, and its bucketListHash covers every genesis entry, so checking
 // ledger 2's previousLedgerHash against it checks the whole genesis state, including the entries no stream shows.
+import { booleanOr, bytesOf, integerIn, optionsRecord } from '../arguments.js';
 import { LedgerStateError, LedgerStateErrorCode } from '../errors.js';
 import { GENESIS_LEDGER_SEQ, GENESIS_LEDGER_TOTAL_COINS } from './genesis-accounts.js';
-import { booleanOr, bytesOf, genesisProtocol, integerIn, invalidGenesis, optionsRecord } from './genesis-options.js';
+import { genesisProtocol, invalidGenesis } from './genesis-options.js';
 import { XdrOutput } from './xdr-struct.js';
 
 /** LedgerManager's genesis constants (LedgerManagerImpl.cpp). */

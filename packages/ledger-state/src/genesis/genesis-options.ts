@@ -1,7 +1,7 @@
 // What callers pass to the genesis functions, and its checking: a wrong type or an out-of-range number is
 // INVALID_ARGUMENT naming the option; a genesis stellar-core could not have built (an unsupported protocol, a setting
 // the Config makes invalid, an override that is not a ledger-1 entry) is BAD_GENESIS.
-import { describeValue } from '@strata/base';
+import { booleanOr, integerIn, invalidArgument, optionsRecord } from '../arguments.js';
 import { LedgerStateError, LedgerStateErrorCode } from '../errors.js';
 import { InitialSorobanNetworkConfig } from './network-config-constants.js';
 import type { SorobanGenesisConfig } from './soroban-genesis.js';
@@ -49,47 +49,12 @@ export interface GenesisOptions {
   readonly overrides?: readonly Uint8Array[];
 }
 
-export function invalidArgument(field: string, expected: string, value: unknown): LedgerStateError {
-  return new LedgerStateError(
-    LedgerStateErrorCode.INVALID_ARGUMENT,
-    `${field} must be ${expected}, got ${describeValue(value)}`,
-    { field },
-  );
-}
-
 export function invalidGenesis(detail: string, field: string, cause?: unknown): LedgerStateError {
   return new LedgerStateError(
     LedgerStateErrorCode.BAD_GENESIS,
     detail,
     cause === undefined ? { field } : { field, cause },
   );
-}
-
-/** An options object as a record whose members are read as `unknown` (absent and `optional`: `{}`). */
-export function optionsRecord(value: unknown, field: string, optional: boolean): Record<string, unknown> {
-  if (value === undefined && optional) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalidArgument(field, 'an options object', value);
-  }
-  return value as Record<string, unknown>;
-}
-
-export function integerIn(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalidArgument(field, `an integer in [${min}, ${max}]`, value);
-  }
-  return value;
-}
-
-export function booleanOr(value: unknown, field: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw invalidArgument(field, 'true or false', value);
-  return value;
-}
-
-export function bytesOf(value: unknown, field: string): Uint8Array {
-  if (!(value instanceof Uint8Array)) throw invalidArgument(field, 'a Uint8Array', value);
-  return value;
 }
 
 /** A genesis protocol: an integer the port covers (0..MAX_GENESIS_PROTOCOL_VERSION), else BAD_GENESIS. */

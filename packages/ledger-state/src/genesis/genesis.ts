@@ -8,17 +8,15 @@ import {
   ledgerKeyOfEntry,
   readU32,
 } from '@strata/ledger-key';
+import { bytesOf, invalidArgument, optionsRecord } from '../arguments.js';
 import { LedgerStateError, LedgerStateErrorCode } from '../errors.js';
 import { encodeConfigSettingBody } from './config-setting-entry.js';
 import { GENESIS_LEDGER_SEQ, genesisAccounts } from './genesis-accounts.js';
 import {
-  bytesOf,
   type GenesisOptions,
   genesisProtocol,
-  invalidArgument,
   invalidGenesis,
   MAX_GENESIS_TEST_ACCOUNTS,
-  optionsRecord,
   resolveTestConfig,
 } from './genesis-options.js';
 import { initializeGenesisLedgerForTesting } from './soroban-genesis.js';

@@ -9,19 +9,13 @@ import {
   ledgerKeyOfEntry,
   readU32,
 } from '@strata/ledger-key';
+import { bytesOf, integerIn, invalidArgument, optionsRecord } from '../arguments.js';
 import { LedgerStateError, LedgerStateErrorCode } from '../errors.js';
 import { STATE_ARCHIVAL_SETTINGS, type StateArchivalSettings } from './config-setting-entry.js';
 import { genesisEntries, genesisKeyOf, keyText, MAX_GENESIS_ENTRIES, sameBytes } from './genesis.js';
 import { GENESIS_LEDGER_SEQ } from './genesis-accounts.js';
 import { GENESIS_LEDGER } from './genesis-header.js';
-import {
-  bytesOf,
-  type GenesisTestConfig,
-  genesisProtocol,
-  integerIn,
-  invalidArgument,
-  optionsRecord,
-} from './genesis-options.js';
+import { type GenesisTestConfig, genesisProtocol } from './genesis-options.js';
 import { InitialSorobanNetworkConfig as Initial } from './network-config-constants.js';
 import { readScalarStruct } from './xdr-struct.js';
 
