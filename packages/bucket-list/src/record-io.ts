@@ -101,6 +101,16 @@ export class RecordReader {
     return true;
   }
 
+  /**
+   * Makes `next()` read the record whose mark is at file offset `offset` (a record boundary at or after the start of
+   * what is buffered), keeping the buffer: for a caller that read through `refillFrom` and hands the reader back to
+   * `next()` (the loser tree leaving its WebAssembly loop).
+   */
+  seek(offset: number): void {
+    assert(offset >= this.bufferFileOffset, 'a reader seeks within or after what it holds');
+    this.position = offset;
+  }
+
   /** SHA-256 of every byte read so far (requires `hash: true`). */
   digest(): string {
     assert(this.hasher !== undefined, 'RecordReader was opened without hash: true');

@@ -8,7 +8,7 @@ import { checkQueryKey } from './bucket-index/record-key.js';
 import { BucketError } from './errors.js';
 import { type BucketKind, DEAD_ENTRY, decodeMeta, HOT_LIVE, kindOps, META, recordType } from './kind.js';
 import { NUM_LEVELS } from './levels.js';
-import { LoserTree, type LoserTreeCursor } from './loser-tree.js';
+import { LoserTree, type LoserTreeInput } from './loser-tree.js';
 import { RecordReader } from './record-io.js';
 
 /** What a snapshot needs of a bucket: its file, its index (absent for the empty bucket), and a pin count. */
@@ -175,13 +175,15 @@ export class BucketListSnapshot {
    * The loser-tree k-way merge of stellar-core PR #5252 (spec §7): calls `callback` exactly once per key of
    * LedgerEntryType `type` whose newest record is INIT or LIVE, with that LedgerEntry (a view, valid during the call),
    * in ascending key order. One cursor per non-empty slot holding the type, each with its own file handle and read
-   * buffer; ties go to the newer slot; older versions and keys whose newest record is DEAD emit nothing. Memory is k
-   * read buffers, whatever the churn. Returns the number of entries emitted.
+   * buffer (a region of one WebAssembly arena, where the tree runs and ledger-key's comparator orders records in
+   * place: see loser-tree.ts); ties go to the newer slot; older versions and keys whose newest record is DEAD emit
+   * nothing. Memory is k read buffers, whatever the churn. The buckets are trusted as verified (as merges trust
+   * them): keys are not validated again. Returns the number of entries emitted.
    */
   scanCurrentLiveEntries(type: number, callback: (entry: Uint8Array) => void): number {
     requireEntryType(type, 'type');
     requireFunction(callback, 'callback');
-    const tree = new LoserTree(openTypeCursors(this.usable().live, type));
+    const tree = new LoserTree(typeInputs(this.usable().live, type));
     try {
       let emitted = 0;
       for (let entry = tree.next(); entry !== undefined; entry = tree.next()) {
@@ -201,7 +203,7 @@ export class BucketListSnapshot {
    */
   async *liveEntries(type: number): AsyncGenerator<Uint8Array, void, undefined> {
     requireEntryType(type, 'type');
-    const tree = new LoserTree(openTypeCursors(this.usable().live, type));
+    const tree = new LoserTree(typeInputs(this.usable().live, type));
     try {
       for (let entry = tree.next(); entry !== undefined; entry = tree.next()) {
         yield entry;
@@ -310,23 +312,27 @@ function bulkLoad(
   return results;
 }
 
-/** A reader over `type`'s records in each slot that has any, newest first, with its index's check (for LoserTree). */
-function openTypeCursors(slots: readonly SnapshotBucket[], type: number): LoserTreeCursor[] {
-  const cursors: LoserTreeCursor[] = [];
-  try {
-    for (const bucket of slots) {
-      const cursor = openTypeCursor(bucket, type);
-      if (cursor !== undefined) cursors.push(cursor);
-    }
-  } catch (error) {
-    for (const cursor of cursors) cursor.reader.close();
-    throw error;
+/** The range of `type`'s records in each slot that has any, newest first, with its index's check (for LoserTree). */
+function typeInputs(slots: readonly SnapshotBucket[], type: number): LoserTreeInput[] {
+  const inputs: LoserTreeInput[] = [];
+  for (const bucket of slots) {
+    const range = bucket.index?.typeRanges.get(type);
+    if (range === undefined || bucket.file.path === undefined) continue;
+    inputs.push({
+      path: bucket.file.path,
+      start: range.start,
+      end: range.end,
+      check: scanCheckOf(bucket, range.start),
+    });
   }
-  return cursors;
+  return inputs;
 }
 
 /** A reader over `type`'s records in `bucket` and its index's check, or undefined when it holds none of them. */
-function openTypeCursor(bucket: SnapshotBucket, type: number): LoserTreeCursor | undefined {
+function openTypeCursor(
+  bucket: SnapshotBucket,
+  type: number,
+): { reader: RecordReader; check: PageScanCheck | undefined } | undefined {
   const range = bucket.index?.typeRanges.get(type);
   if (range === undefined || bucket.file.path === undefined) return undefined;
   const reader = new RecordReader(bucket.file.path, {

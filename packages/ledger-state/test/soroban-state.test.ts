@@ -6,7 +6,7 @@ import { encodeLedgerEntry, encodeLedgerKey } from '@strata/ledger-key';
 import { seededRandom } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { LedgerStateError } from '../src/errors.js';
-import { SHA256_PADDING_BYTES, sha256Into } from '../src/soroban-state/key-hash.js';
+import { JS_HASH_MAX_BLOCKS, KeyHasher, SHA256_PADDING_BYTES, sha256Into } from '../src/soroban-state/key-hash.js';
 import { contractCodeMemoryCost, ledgerEntrySizeForRent } from '../src/soroban-state/memory-cost.js';
 import { SorobanState } from '../src/soroban-state/soroban-state.js';
 import {
@@ -48,23 +48,100 @@ function codeOfError(run: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('sha256Into (the TTL key hash)', () => {
-  it('equals node:crypto for every length from 0 to 300 bytes and for random messages, leaving the message intact', () => {
-    const random = seededRandom(11);
-    const buffer = new Uint8Array(2100 + SHA256_PADDING_BYTES);
+describe('sha256Into and KeyHasher (the TTL key hash)', () => {
+  const sharedHasher = new KeyHasher();
+  for (const [name, hashInto] of [
+    ['sha256Into', sha256Into],
+    [
+      'a fresh KeyHasher per message',
+      (buffer: Uint8Array, length: number, out: Uint8Array) => new KeyHasher().hashInto(buffer, length, out),
+    ],
+    [
+      'one KeyHasher for every message',
+      (buffer: Uint8Array, length: number, out: Uint8Array) => sharedHasher.hashInto(buffer, length, out),
+    ],
+  ] as const) {
+    it(`${name} equals node:crypto for every length from 0 to 300 bytes and for random messages, leaving the message intact`, () => {
+      const random = seededRandom(11);
+      const buffer = new Uint8Array(2100 + SHA256_PADDING_BYTES);
+      const out = new Uint8Array(32);
+      const lengths = [
+        ...Array.from({ length: 301 }, (_, i) => i),
+        ...Array.from({ length: 200 }, () => Math.floor(random() * 2100)),
+      ];
+      for (const length of lengths) {
+        for (let i = 0; i < buffer.length; i++) buffer[i] = Math.floor(random() * 256);
+        const message = buffer.slice(0, length);
+        hashInto(buffer, length, out);
+        expect(Buffer.from(out).toString('hex'), `length ${length}`).toBe(
+          createHash('sha256').update(message).digest('hex'),
+        );
+        expect(buffer.subarray(0, length)).toEqual(message);
+      }
+    });
+  }
+
+  /**
+   * Messages each made from the one before: the same prefix up to a random point (often a whole number of blocks,
+   * often inside one), then other bytes, a random length from 0 to 300; the hasher resumes from shared blocks.
+   */
+  function prefixRun(seed: number, count: number): Uint8Array[] {
+    const random = seededRandom(seed);
+    const messages: Uint8Array[] = [];
+    let previous = new Uint8Array(0);
+    for (let n = 0; n < count; n++) {
+      const length = Math.floor(random() * 301);
+      const keep = random() < 0.5 ? 64 * Math.floor(random() * 5) : Math.floor(random() * 300);
+      const message = new Uint8Array(length);
+      for (let i = 0; i < length; i++) message[i] = i < keep && i < previous.length ? previous[i]! : random() * 256;
+      messages.push(message);
+      previous = message;
+    }
+    return messages;
+  }
+
+  it('a KeyHasher fed messages sharing prefixes with the one before equals node:crypto for each', () => {
+    const hasher = new KeyHasher();
+    const buffer = new Uint8Array(300 + SHA256_PADDING_BYTES);
     const out = new Uint8Array(32);
-    const lengths = [
-      ...Array.from({ length: 301 }, (_, i) => i),
-      ...Array.from({ length: 200 }, () => Math.floor(random() * 2100)),
-    ];
-    for (const length of lengths) {
-      for (let i = 0; i < buffer.length; i++) buffer[i] = Math.floor(random() * 256);
-      const message = buffer.slice(0, length);
-      sha256Into(buffer, length, out);
-      expect(Buffer.from(out).toString('hex'), `length ${length}`).toBe(
+    for (const message of prefixRun(5, 3000)) {
+      buffer.set(message);
+      hasher.hashInto(buffer, message.length, out);
+      expect(Buffer.from(out).toString('hex'), `length ${message.length}`).toBe(
         createHash('sha256').update(message).digest('hex'),
       );
-      expect(buffer.subarray(0, length)).toEqual(message);
+    }
+  });
+
+  it('negative control: a KeyHasher resuming from a state its blocks did not produce is caught by the same check', () => {
+    const hasher = new KeyHasher();
+    const buffer = new Uint8Array(300 + SHA256_PADDING_BYTES);
+    const out = new Uint8Array(32);
+    const messages = prefixRun(5, 200);
+    let wrong = 0;
+    for (const message of messages) {
+      // Corrupt the kept state after block 0: a resumed message then hashes wrong.
+      (hasher as unknown as { states: Int32Array }).states[0]! ^= 1;
+      buffer.set(message);
+      hasher.hashInto(buffer, message.length, out);
+      if (Buffer.from(out).toString('hex') !== createHash('sha256').update(message).digest('hex')) wrong++;
+    }
+    expect(wrong).toBeGreaterThan(10);
+  });
+
+  it('KeyHasher hashes a message inside a larger buffer from its byte offset, 4-aligned or not (node:crypto path too)', () => {
+    for (const offset of [64, 1]) {
+      const backing = new Uint8Array(offset + 300 + SHA256_PADDING_BYTES);
+      for (let i = 0; i < backing.length; i++) backing[i] = (i * 37 + 5) & 0xff;
+      const buffer = backing.subarray(offset);
+      const out = new Uint8Array(32);
+      const hasher = new KeyHasher();
+      for (const length of [64 * JS_HASH_MAX_BLOCKS - 9, 64 * JS_HASH_MAX_BLOCKS - 8, 300, 100, 100]) {
+        hasher.hashInto(buffer, length, out);
+        expect(Buffer.from(out).toString('hex'), `offset ${offset}, length ${length}`).toBe(
+          createHash('sha256').update(buffer.subarray(0, length)).digest('hex'),
+        );
+      }
     }
   });
 });

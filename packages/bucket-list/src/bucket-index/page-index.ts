@@ -499,7 +499,7 @@ export class PageIndex implements BucketIndex {
 export class PageScanCheck {
   private readonly generation: number;
   private readonly offsets: Float64Array;
-  private readonly sampleShift: number;
+  private readonly sampleShiftBits: number;
   /** The first page not yet entered (its first record is at or after the next record's offset). */
   private nextPage: number;
   /** Where the next page starts (+∞ after the last), where the current page's records end, and its window's end. */
@@ -513,9 +513,35 @@ export class PageScanCheck {
   ) {
     this.generation = index.partsGeneration;
     this.offsets = index.table.pageOffsets;
-    this.sampleShift = 32 - indexChecks.filterSampleBits;
+    this.sampleShiftBits = 32 - indexChecks.filterSampleBits;
     this.nextPage = index.pageAtOrAfter(start);
     this.entered(this.nextPage - 1);
+  }
+
+  /** The multiplier of the sample (see SAMPLE_MULTIPLIER), for a scan loop that tests offsets itself. */
+  static readonly sampleMultiplier: number = SAMPLE_MULTIPLIER;
+
+  /**
+   * The fast path of `record`, for a scan loop that decides itself which records to show it (the WebAssembly loser
+   * tree): a record needs `record` when the index still stands (`active`) and it starts at or after `quietBefore`,
+   * ends at or after `quietEndBefore`, or is sampled — `sampleShift` ≥ 32 samples every record, otherwise one at
+   * offset o is sampled when (o * sampleMultiplier) >>> sampleShift is 0 (o taken modulo 2^32). The limits move
+   * only when `record` runs.
+   */
+  get active(): boolean {
+    return this.index.partsGeneration === this.generation;
+  }
+
+  get quietBefore(): number {
+    return Math.min(this.nextStart, this.windowEnd);
+  }
+
+  get quietEndBefore(): number {
+    return this.currentEnd;
+  }
+
+  get sampleShift(): number {
+    return this.sampleShiftBits;
   }
 
   /** The record at file offset `offset`, its payload `buffer[payloadStart, payloadEnd)`. */
@@ -525,8 +551,8 @@ export class PageScanCheck {
       offset < this.nextStart &&
       offset < this.windowEnd &&
       offset + 4 + (payloadEnd - payloadStart) < this.currentEnd &&
-      this.sampleShift < 32 &&
-      Math.imul(offset | 0, SAMPLE_MULTIPLIER) >>> this.sampleShift !== 0
+      this.sampleShiftBits < 32 &&
+      Math.imul(offset | 0, SAMPLE_MULTIPLIER) >>> this.sampleShiftBits !== 0
     ) {
       return;
     }
@@ -565,7 +591,7 @@ export class PageScanCheck {
         return { detail: `page ${page}'s last record is not the table's last key`, offset };
       }
     }
-    if (this.sampleShift === 32 || Math.imul(offset | 0, SAMPLE_MULTIPLIER) >>> this.sampleShift === 0) {
+    if (this.sampleShiftBits === 32 || Math.imul(offset | 0, SAMPLE_MULTIPLIER) >>> this.sampleShiftBits === 0) {
       return this.filterProblem(buffer, payloadStart, payloadEnd, offset);
     }
     return undefined;

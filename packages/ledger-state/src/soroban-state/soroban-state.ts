@@ -14,7 +14,7 @@ import {
   validateLedgerKey,
 } from '@strata/ledger-key';
 import { LedgerStateError, type LedgerStateErrorCode } from '../errors.js';
-import { SHA256_PADDING_BYTES, sha256Into } from './key-hash.js';
+import { KeyHasher, SHA256_PADDING_BYTES } from './key-hash.js';
 import { codeSizeForRent, type MemoryCostModels, moduleMemoryCost, readMemoryCostParams } from './memory-cost.js';
 import {
   DEFAULT_CHUNK_BYTES,
@@ -168,6 +168,8 @@ export class SorobanState {
   readonly #hashBytes = new Uint8Array(32);
   readonly #hashWords = new Uint32Array(this.#hashBytes.buffer);
   #keyScratch = new Uint8Array(256);
+  /** Hashes keys, resuming each from the blocks it shares with the key before (see key-hash.ts). */
+  readonly #hasher = new KeyHasher();
   readonly #layout = new Int32Array(4);
   /** The fields of the record being written (one object, refilled for every write). */
   readonly #fields: RecordFields = { hasTtl: false, liveUntil: 0, ttlLastModified: 0, aux: 0 };
@@ -606,15 +608,16 @@ export class SorobanState {
     scratch[1] = entry[5]!;
     scratch[2] = entry[6]!;
     scratch[3] = entry[7]!;
-    scratch.set(entry.subarray(keyStart, keyEnd), 4);
-    sha256Into(scratch, length, this.#hashBytes);
+    // The constructor form of the view: about twice as fast as `subarray`, which matters once per entry.
+    scratch.set(new Uint8Array(entry.buffer, entry.byteOffset + keyStart, keyEnd - keyStart), 4);
+    this.#hasher.hashInto(scratch, length, this.#hashBytes);
   }
 
   /** Puts SHA-256 of a (validated, bounded) LedgerKey into #hashBytes. */
   #hashLedgerKey(key: Uint8Array): void {
     const scratch = this.#scratchFor(key.length);
     scratch.set(key, 0);
-    sha256Into(scratch, key.length, this.#hashBytes);
+    this.#hasher.hashInto(scratch, key.length, this.#hashBytes);
   }
 
   /** The key scratch buffer, with room for `length` bytes of message and the hash's padding. */
