@@ -6,6 +6,8 @@ import { StrataError } from '@strata/base';
 export const MatchErrorCode = {
   /** A bad argument or option from the caller. */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** An inclusive ordinal range [lo, hi] (window, slab) that is not integers with 0 ≤ lo ≤ hi + 1, hi ≤ 2^32 - 1. */
+  INVALID_ORDINAL_RANGE: 'INVALID_ORDINAL_RANGE',
 } as const;
 export type MatchErrorCode = (typeof MatchErrorCode)[keyof typeof MatchErrorCode];
 

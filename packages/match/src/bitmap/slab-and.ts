@@ -1,0 +1,221 @@
+// The per-slab evaluation of the slab stepper (spec §4.4 "Evaluate the slab"): each plan is the AND of its terms
+// restricted to [lo, hi] ∩ the terms' window, rarest term first, and a slab's candidates are the OR across plans.
+// roaring 2.7.0 has no many-way AND and no count-first AND, so this one counts before it materializes: a plan that
+// is empty on a slab allocates nothing (no bitmap, no array), which is what keeps never-matching plans cheap.
+import { assert } from '@strata/base';
+import roaring from 'roaring';
+import { MatchError, MatchErrorCode } from '../errors.js';
+import { ARRAY_CONTAINER_MAX, checkOrdinalRange, type WindowTerm } from './window-term.js';
+
+const { RoaringBitmap32 } = roaring;
+type RoaringBitmap32 = roaring.RoaringBitmap32;
+
+/** A plan: the terms whose AND gives its candidates (at least one). */
+export type PlanTerms = readonly WindowTerm[];
+
+/**
+ * A plan whose rarest term has at most this many values in the slab, times its other terms, is evaluated by probing
+ * each of those values in the other terms (`has`) instead of with bitmap ANDs (see bench/bitmap.bench.ts).
+ */
+const FILTER_LIMIT = 16;
+
+/**
+ * Objects a SlabAnd has created since construction: the hook tests prove its allocation claims with. The constructor
+ * makes its two scratch bitmaps and its filter buffer; after that, `plan` and `slab` create one array per non-empty
+ * result and nothing else. (CRoaring's own container memory inside the scratch bitmaps is not counted.)
+ */
+export interface SlabAndAllocations {
+  /** RoaringBitmap32 instances. */
+  bitmaps: number;
+  /** Uint32Arrays (results and the filter buffer). */
+  arrays: number;
+}
+
+/** Where the last plan evaluation left its `count` values. */
+type PlanResult = 'none' | 'scratch' | 'filtered' | 'array-part';
+
+/** `terms` sorted by ascending window cardinality (stable): the order `plan` and `slab` want a plan's terms in. */
+export function rarestFirst(terms: PlanTerms): WindowTerm[] {
+  return [...terms].sort((a, b) => a.cardinality - b.cardinality);
+}
+
+/**
+ * Evaluates plans on slabs. Results are fresh sorted Uint32Arrays the caller owns: the stepper emits them forward
+ * or backward by index, cuts a page with `subarray`, and hands them to `ChunkReader.fetchEvents` as they are; they
+ * hold no native memory and share nothing with the term bitmaps.
+ *
+ * Concurrency: one evaluator per walk, used from one thread; calls are synchronous and never mutate a term's bitmap
+ * (they AND into the evaluator's own scratch bitmaps).
+ */
+export class SlabAnd {
+  readonly allocations: SlabAndAllocations = { bitmaps: 2, arrays: 1 };
+  /** The running AND of the plan being evaluated. */
+  private readonly scratch: RoaringBitmap32 = new RoaringBitmap32();
+  /** The OR across the plans of one slab. */
+  private readonly union: RoaringBitmap32 = new RoaringBitmap32();
+  /** The filter path's output; FILTER_LIMIT values always fit, so it never grows. */
+  private readonly filtered = new Uint32Array(FILTER_LIMIT);
+  private resultKind: PlanResult = 'none';
+  private arrayPartResult: Uint32Array = this.filtered.subarray(0, 0);
+
+  /**
+   * The candidates of one plan on [lo, hi] ∩ the terms' windows: the AND of `terms` (rarest first, see
+   * rarestFirst; any order gives the same answer), or undefined when it is empty.
+   */
+  plan(terms: PlanTerms, lo: number, hi: number): Uint32Array | undefined {
+    checkOrdinalRange(lo, hi, 'slab');
+    checkPlan(terms, 'terms');
+    const count = this.evaluate(terms, lo, hi);
+    return count === 0 ? undefined : this.takeResult(count);
+  }
+
+  /** The OR across `plans` on [lo, hi] (each clipped to its terms' windows), or undefined when every plan is empty. */
+  slab(plans: readonly PlanTerms[], lo: number, hi: number): Uint32Array | undefined {
+    checkOrdinalRange(lo, hi, 'slab');
+    for (const [index, terms] of plans.entries()) checkPlan(terms, `plans[${index}]`);
+    if (plans.length === 1) return this.plan(plans[0]!, lo, hi);
+    const union = this.union;
+    let nonEmptyPlans = 0;
+    for (const terms of plans) {
+      const count = this.evaluate(terms, lo, hi);
+      if (count === 0) continue;
+      if (nonEmptyPlans === 0 && this.resultKind === 'scratch') {
+        RoaringBitmap32.swap(union, this.scratch); // the first result becomes the union without a copy
+      } else {
+        if (nonEmptyPlans === 0) union.clear();
+        this.orResultInto(union, count);
+      }
+      nonEmptyPlans++;
+    }
+    if (nonEmptyPlans === 0) return undefined;
+    const values = union.toUint32Array();
+    this.allocations.arrays++;
+    union.clear();
+    return values;
+  }
+
+  /** Evaluates one plan; returns its count (0: empty, nothing allocated) and leaves the values where resultKind says. */
+  private evaluate(terms: PlanTerms, lo: number, hi: number): number {
+    this.resultKind = 'none';
+    let from = lo;
+    let to = hi;
+    for (const term of terms) {
+      if (term.lo > from) from = term.lo;
+      if (term.hi < to) to = term.hi;
+    }
+    // Every term needs a value in the range: a cheap test before any AND (an array-strategy term's first value there
+    // also tightens the start).
+    for (const term of terms) {
+      if (from > to) return 0;
+      if (term.strategy === 'array') {
+        const first = term.nextValue(from);
+        if (first === -1 || first > to) return 0;
+        from = first;
+      } else if (!term.intersects(from, to)) {
+        return 0;
+      }
+    }
+    const rarest = terms[0]!;
+    const part = rarest.arrayPart(from, to);
+    if (part !== undefined && part.length * (terms.length - 1) <= FILTER_LIMIT) {
+      if (terms.length === 1) {
+        this.resultKind = 'array-part';
+        this.arrayPartResult = part;
+        return part.length;
+      }
+      return this.filter(part, terms);
+    }
+    return this.andInScratch(terms, from, to);
+  }
+
+  /** The filter path: the rarest term's few values, kept when every other term holds them. */
+  private filter(part: Uint32Array, terms: PlanTerms): number {
+    let count = 0;
+    for (const value of part) {
+      let inAll = true;
+      for (let i = 1; i < terms.length && inAll; i++) inAll = terms[i]!.has(value);
+      if (inAll) this.filtered[count++] = value;
+    }
+    this.resultKind = count === 0 ? 'none' : 'filtered';
+    return count;
+  }
+
+  /**
+   * The bitmap path: the range ANDed in place with the terms in order, stopping as soon as nothing is left. The last
+   * term is counted first (andCardinality allocates nothing) while what is left is a bitset container's worth (more
+   * than ARRAY_CONTAINER_MAX values): a bitset AND in place may convert and allocate, and a plan that comes up empty
+   * only at its last term (never-co-occurring pairs, topic-count plans that never match) then skips it; a term that
+   * holds all that is left skips it too. An array container ANDs in place without allocating, so there counting
+   * first is only an extra pass (measured: bench/bitmap.bench.ts slab-and.*.count-first).
+   */
+  private andInScratch(terms: PlanTerms, from: number, to: number): number {
+    const scratch = this.scratch;
+    scratch.clear();
+    scratch.addRange(from, to + 1);
+    const last = terms.length - 1;
+    for (let i = 0; i < last; i++) {
+      scratch.andInPlace(terms[i]!.bitmap);
+      if (scratch.isEmpty) return 0;
+    }
+    const bitmap = terms[last]!.bitmap;
+    let count: number;
+    const left = scratch.size;
+    if (left > ARRAY_CONTAINER_MAX) {
+      count = scratch.andCardinality(bitmap);
+      if (count !== 0 && count !== left) scratch.andInPlace(bitmap);
+    } else {
+      scratch.andInPlace(bitmap);
+      count = scratch.size;
+    }
+    if (count === 0) {
+      scratch.clear();
+      return 0;
+    }
+    this.resultKind = 'scratch';
+    return count;
+  }
+
+  /** Copies the last evaluation's `count` values into a fresh array the caller owns. */
+  private takeResult(count: number): Uint32Array {
+    assert(this.resultKind !== 'none', 'a non-empty plan left its values somewhere');
+    let values: Uint32Array;
+    switch (this.resultKind) {
+      case 'scratch':
+        values = this.scratch.toUint32Array();
+        this.scratch.clear();
+        assert(values.length === count, () => `AND counted ${count} values, materialized ${values.length}`);
+        break;
+      case 'filtered':
+        values = this.filtered.slice(0, count);
+        break;
+      default:
+        values = this.arrayPartResult.slice();
+        break;
+    }
+    this.allocations.arrays++;
+    return values;
+  }
+
+  private orResultInto(union: RoaringBitmap32, count: number): void {
+    switch (this.resultKind) {
+      case 'scratch':
+        union.orInPlace(this.scratch);
+        this.scratch.clear();
+        return;
+      case 'filtered':
+        union.addMany(this.filtered.subarray(0, count));
+        return;
+      case 'array-part':
+        union.addMany(this.arrayPartResult);
+        return;
+      case 'none':
+        return;
+    }
+  }
+}
+
+function checkPlan(terms: PlanTerms, field: string): void {
+  if (!Array.isArray(terms) || terms.length === 0) {
+    throw new MatchError(MatchErrorCode.INVALID_ARGUMENT, 'a plan needs at least one term', { field });
+  }
+}
