@@ -1,10 +1,10 @@
 // One term bitmap restricted to a query window, with the next-value / previous-value probes the slab stepper proves
 // its bounds with (spec §4.4 "Bounds": inclusive, -1 for none). roaring 2.7.0 has no nextValue/previousValue, and
-// emulating one with `select(rank(x - 1))` costs ~2.8 µs on bitset and run containers (both calls walk the
+// emulating one with `select(rank(x - 1))` costs 2.6-3.0 µs on bitset and run containers (both calls walk the
 // container), so each term picks, once per window, the probe that measured fastest for its shape.
 //
-// Measured with bench/bitmap.bench.ts (figures further down, at PROBE_FIGURES). Windows are inclusive [lo, hi]
-// ordinals; an empty window is hi = lo - 1.
+// Measured with bench/bitmap.bench.ts (figures at PROBE_FIGURES below). Windows are inclusive [lo, hi] ordinals;
+// an empty window is hi = lo - 1.
 import { assert } from '@strata/base';
 import type { ReadonlyBitmap } from '@strata/events';
 import roaring from 'roaring';
@@ -36,7 +36,7 @@ export const ARRAY_STRATEGY_LIMIT = 4096;
 
 /**
  * The array copy uses `rangeUint32Array(offset, limit)` (indexes, not values: offset = rank(lo - 1)) only when the
- * offset is at most this; CRoaring walks bitset containers value by value to reach the offset (216 µs for an offset of
+ * offset is at most this; CRoaring walks bitset containers value by value to reach the offset (147 µs for an offset of
  * 2.1 M), so past it the copy is the AND of the term with the window in a scratch bitmap (O(window containers)).
  */
 const RANGE_COPY_OFFSET_LIMIT = 65_536;
@@ -166,6 +166,24 @@ function copyWindow(bitmap: ReadonlyBitmap, lo: number, hi: number, cardinality:
 
 /** The most values a roaring array container holds (more make a bitset or run container). */
 export const ARRAY_CONTAINER_MAX = 4096;
+
+// PROBE_FIGURES, the measurements behind chooseStrategy. bench/bitmap.bench.ts (`cd packages/match &&
+// STRATA_BENCH_ROUNDS=5 tsx bench/bitmap.bench.ts`; AMD EPYC, 2 cores, Node 20.20.2): one chunk of 8,388,608
+// ordinals (128 slabs) of frozen portable views, whole-chunk window, 128 monotone probes per window (about one per
+// slab, as the stepper re-proves a bound once per slab it visits) with the WindowTerm's setup included. Median
+// ns/probe, nextValue / previousValue:
+//
+//   shape (containers)          select(rank)  array          gallop       clip           rank           auto
+//   every 2nd (128 bitset)      2,646 / 2,650  14,470/23,120  76 / 80      528 / 521      2,674 / 2,680  97 / 100
+//   1 in 12 (128 bitset)        2,648 / 2,647  11,330/11,500  326 / 326    3,418 / 1,975  2,679 / 2,675  337 / 343
+//   1 in 64 (128 array)         297 / 302      332 / 385      562 / 578    981 / 793      311 / 315      305 / 312
+//   200 in the chunk (array)    252 / 247      37 / 37        607 / 607    400 / 431      253 / 260      38 / 39
+//   runs of 500 (128 run)       3,316 / 3,037  12,430/10,820  1,346/1,279  260 / 266      3,049 / 3,050  284 / 272
+//
+// So: array for a small window part (the copy of 148 K values already loses at 128 probes), gallop on bitset
+// containers (27-35x the emulation), clip on run containers (11x), rank on array containers (the emulation is
+// already ~300 ns there; auto pays ~3 % for its setup). The array copy behind a dense prefix takes 14.8 µs, against
+// 147 µs for rangeUint32Array(rank(lo - 1), count) (RANGE_COPY_OFFSET_LIMIT).
 
 /** The strategy a term and window get when the caller does not force one (see PROBE_FIGURES). */
 function chooseStrategy(bitmap: ReadonlyBitmap, lo: number, hi: number, cardinality: number): ProbeStrategy {
