@@ -57,7 +57,14 @@ import { genesisKeyOf, MAX_GENESIS_ENTRIES } from './genesis/genesis.js';
 import { genesisProtocol } from './genesis/genesis-options.js';
 import { type PopulationReport, SorobanState } from './soroban-state/soroban-state.js';
 import { sameKeySet, withEntries } from './sorted-batch.js';
-import { positionAt, readStateFile, STATE_FILE_NAME, type StateFile, writeStateFile } from './state-file.js';
+import {
+  LEDGER_STATE_FORMAT_VERSION,
+  positionAt,
+  readStateFile,
+  STATE_FILE_NAME,
+  type StateFile,
+  writeStateFile,
+} from './state-file.js';
 import { shiftStateSizeWindow } from './state-size-window.js';
 
 /** From this protocol the hot-archive BucketList takes batches and the header hash combines both lists. */
@@ -641,7 +648,7 @@ function stateFileOf(
   current: StateFile['current'],
   previous: StateFile['previous'],
 ): StateFile {
-  return { format: 1, networkPassphrase, current, previous, diverged: undefined };
+  return { format: LEDGER_STATE_FORMAT_VERSION, networkPassphrase, current, previous, diverged: undefined };
 }
 
 async function openList(

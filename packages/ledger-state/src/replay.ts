@@ -2,7 +2,7 @@
 // (stellar-core's --capture-lcm streams: ../shared/fixtures/stellar-core-lcm), whose genesis is rebuilt from the
 // passphrase, the genesis protocol ledger 2 shows and the genesis values the stream reveals; a stream that starts
 // later continues a state made before. Each ledger's computed bucketListHash is compared with its header's.
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ExtractOptions, extractLedger, openLedgerSource } from '@strata/ledger-meta';
@@ -17,6 +17,7 @@ import {
 import { LedgerStateError } from './errors.js';
 import { GenesisReveals, genesisEntries, genesisProtocolOf, genesisTestConfigOf } from './genesis/index.js';
 import { type AppliedLedger, checkCommonOptions, LedgerState, type LedgerStateOptions, wrap } from './ledger-state.js';
+import { readStateFile } from './state-file.js';
 
 /** The passphrase of stellar-core's test networks (its unit tests' default Config), which the captures use. */
 export const TEST_NETWORK_PASSPHRASE = '(V) (;,,;) (V)';
@@ -74,14 +75,15 @@ export async function replaySource(path: string, options: ReplayOptions = {}): P
     for await (const record of openLedgerSource(path)) {
       if (state === undefined) {
         state =
-          record.ledgerSeq === 2 && (await isEmptyState(dir))
+          record.ledgerSeq === 2 && readStateFile(dir) === undefined
             ? await LedgerState.create(dir, await genesisOf(path, passphrase), stateOptions)
             : await LedgerState.open(dir, { ...stateOptions, networkPassphrase: passphrase });
       }
       const applied = await state.apply(record.bytes, record);
       ledgers++;
       if (applied.matches) matching++;
-      else if (mismatches.at(-1)?.file !== record.file || mismatches.length === 0) {
+      // The first ledger that differs, per file (a folder source is one stream of several files).
+      else if (mismatches.length === 0 || mismatches.at(-1)?.file !== record.file) {
         mismatches.push({ file: record.file, ledger: applied.ledger });
       }
       options.onLedger?.(applied, record.file);
@@ -198,12 +200,4 @@ function checkReplayOptions(value: unknown, folder: boolean): void {
   optionalFunction(options.onLedger, 'options.onLedger');
   booleanOr(options.stopAtMismatch, 'options.stopAtMismatch', false);
   if (folder) optionalFunction(options.onFile, 'options.onFile');
-}
-
-async function isEmptyState(dir: string): Promise<boolean> {
-  try {
-    return (await readdir(dir)).length === 0 || !(await stat(join(dir, 'ledger-state.json')).catch(() => undefined));
-  } catch {
-    return true;
-  }
 }

@@ -7,23 +7,19 @@ import { compareLedgerKeys, ledgerKeyOfEntry } from '@strata/ledger-key';
  */
 export function withEntries(entries: readonly Uint8Array[], additions: readonly Uint8Array[]): Uint8Array[] {
   const out = entries.slice();
-  const keys = out.map((entry) => ledgerKeyOfEntry(entry));
   for (const addition of additions) {
     const key = ledgerKeyOfEntry(addition);
+    // Keys are derived only for the ~log2(n) entries the search probes, not for the whole list.
     let low = 0;
-    let high = keys.length;
+    let high = out.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      // `!`: mid < keys.length
-      if (compareLedgerKeys(keys[mid]!, key) < 0) low = mid + 1;
+      // `!`: mid < out.length
+      if (compareLedgerKeys(ledgerKeyOfEntry(out[mid]!), key) < 0) low = mid + 1;
       else high = mid;
     }
-    if (low < keys.length && compareLedgerKeys(keys[low]!, key) === 0) {
-      out[low] = addition;
-    } else {
-      out.splice(low, 0, addition);
-      keys.splice(low, 0, key);
-    }
+    if (low < out.length && compareLedgerKeys(ledgerKeyOfEntry(out[low]!), key) === 0) out[low] = addition;
+    else out.splice(low, 0, addition);
   }
   return out;
 }

@@ -1,7 +1,6 @@
 // `strata-state`: replay LedgerCloseMeta into a ledger state and compare every bucketListHash with its header's, or
 // show what a state directory holds. Output is data on stdout (one line per ledger, a summary), progress and logs on
 // stderr; every failure is one line and exit code 1.
-import { stat } from 'node:fs/promises';
 import type { BucketManager } from '@strata/bucket-list';
 import {
   type CliIo,
@@ -12,6 +11,7 @@ import {
   processIo,
   run,
 } from '@strata/cli-kit';
+import { detectLedgerSource } from '@strata/ledger-meta';
 import { type AppliedLedger, LedgerState } from '../ledger-state.js';
 import {
   type ReplaySummary,
@@ -63,7 +63,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function replayCommand(source: string, flags: ReplayFlags, io: CliIo): Promise<void> {
-  const captureFolder = (await stat(source)).isDirectory() && !(await isDataLake(source));
+  // A folder of stream files is a set of capture networks; a data lake or a single stream is one network.
+  const captureFolder = (await detectLedgerSource(source)) === 'stream-folder';
   const files = captureFolder ? await streamFilesUnder(source) : [source];
   const progress: ProgressReporter = createProgress({
     unit: captureFolder ? 'streams' : 'ledgers',
@@ -115,10 +116,6 @@ async function replayCommand(source: string, flags: ReplayFlags, io: CliIo): Pro
       ? `${JSON.stringify({ summary: line, files: summary.files, ledgers: summary.ledgers, matching: summary.matching, mismatches: summary.mismatches })}\n`
       : `${line}${captureFolder ? ` (${summary.files} streams)` : ''}\n`,
   );
-}
-
-async function isDataLake(path: string): Promise<boolean> {
-  return (await stat(`${path}/.config.json`).catch(() => undefined)) !== undefined;
 }
 
 async function inspectCommand(dir: string, flags: { json: boolean }, io: CliIo): Promise<void> {
