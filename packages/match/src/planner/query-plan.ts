@@ -183,8 +183,11 @@ function badPlan(field: string, detail: string): never {
   throw new MatchError(MatchErrorCode.INVALID_ARGUMENT, detail, { field });
 }
 
-/** A plan's shape, as describePlan needs it: terms of bytes, plans of slots in range, labels one per term. */
-function checkPlanShape(plan: QueryPlan): void {
+/**
+ * A plan's shape, as describePlan and the engine need it: terms of bytes, plans of slots in range, labels one per
+ * term. Throws MatchError INVALID_ARGUMENT naming the bad field.
+ */
+export function checkPlanShape(plan: QueryPlan): void {
   if (typeof plan !== 'object' || plan === null) badPlan('plan', 'expected a QueryPlan object');
   if (plan.kind === 'match-all') return;
   if (plan.kind !== 'plans') badPlan('plan.kind', "expected 'match-all' or 'plans'");

@@ -1,0 +1,315 @@
+// The match engine over one chunk (spec §4.3-4.5; upstream stores/event/match.go Matches and streamSlabs, PR #968): a
+// window of ordinals, a plan and the exact post-filter in; the matching events out, in walk order, lazily. Index
+// plans walk the window in two stages (the first STAGE1_SLABS slabs from the starting edge, then the rest only if the
+// consumer still pulls), one batched term lookup per stage, slab by slab (SlabStepper); match-all streams the window
+// with fetchRange and no index work. Fetches are sized to the consumer: the first to its room plus one look-ahead
+// (capped), later ones MATCH_BATCH_SIZE; ordinals go to the reader ascending and come back in walk order.
+import { describeValue } from '@strata/base';
+import type { ChunkReader, OrdinalWindow, PostFilter, ReadonlyBitmap } from '@strata/events';
+import roaring from 'roaring';
+import { type PlanTerms, rarestFirst } from '../bitmap/slab-and.js';
+import { WindowTerm } from '../bitmap/window-term.js';
+import { MatchError, MatchErrorCode } from '../errors.js';
+import { checkPlanShape, type IndexPlan, type QueryPlan } from '../planner/query-plan.js';
+import { SlabStepper } from './slab-stepper.js';
+import {
+  MATCH_BATCH_SIZE,
+  MAX_FIRST_BATCH,
+  type Match,
+  type MatchOptions,
+  type MatchTrace,
+  SLAB_SHIFT,
+  STAGE1_SLABS,
+} from './types.js';
+
+const { RoaringBitmap32 } = roaring;
+
+/** Slab widths accepted: 2^4 (tests of many slabs on tiny corpora) to 2^16 (one roaring container). */
+const MIN_SLAB_SHIFT = 4;
+/** Largest fetch size after the first a caller may ask for. */
+const MAX_BATCH_SIZE = 65_536;
+
+/** Deliberate defects for the test suite's negative controls (not exported from the package). */
+export interface EngineFaults {
+  /** When the stepper jumps to the slab holding the next provable candidate, it lands one slab further on. */
+  readonly skipOneSlabTooFar?: boolean;
+  /**
+   * Candidates are the window's whole candidate set (each plan's AND over the whole stage, ORed), fetched in one
+   * batch without the slab walk: the post-filter still hides the extra work, the fetch tracer must not.
+   */
+  readonly fetchWholeCandidateSet?: boolean;
+}
+
+/** Checked options with defaults filled in. */
+interface Walk {
+  readonly reader: ChunkReader;
+  readonly postFilter: PostFilter;
+  readonly descending: boolean;
+  readonly firstBatch: number;
+  readonly batchSize: number;
+  readonly slabShift: number;
+  readonly stage1Slabs: number;
+  readonly trace: MatchTrace | undefined;
+  readonly faults: EngineFaults;
+}
+
+function invalid(field: string, detail: string): never {
+  throw new MatchError(MatchErrorCode.INVALID_ARGUMENT, detail, { field });
+}
+
+function checkInteger(value: unknown, min: number, max: number, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    invalid(field, `expected an integer in [${min}, ${max}], got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function checkReader(reader: ChunkReader): void {
+  if (typeof reader !== 'object' || reader === null)
+    invalid('reader', `expected a ChunkReader, got ${describeValue(reader)}`);
+  for (const method of ['eventCount', 'lookupTerms', 'fetchEvents', 'fetchRange'] as const) {
+    if (typeof reader[method] !== 'function') invalid('reader', `a ChunkReader needs a ${method} method`);
+  }
+}
+
+/** Validates every argument before any work, so a bad call fails at the first pull with INVALID_ARGUMENT. */
+function checkWalk(
+  reader: ChunkReader,
+  plan: QueryPlan,
+  postFilter: PostFilter,
+  window: OrdinalWindow,
+  options: MatchOptions,
+  faults: EngineFaults,
+): Walk {
+  checkReader(reader);
+  checkPlanShape(plan);
+  if (typeof postFilter !== 'function') invalid('postFilter', `expected a function, got ${describeValue(postFilter)}`);
+  if (typeof window !== 'object' || window === null)
+    invalid('window', `expected { start, end }, got ${describeValue(window)}`);
+  const start = checkInteger(window.start, 0, 0xffff_ffff, 'window.start');
+  const end = checkInteger(window.end, 0, 0x1_0000_0000, 'window.end');
+  if (end < start) invalid('window', `end ${end} is below start ${start}`);
+  if (typeof options !== 'object' || options === null)
+    invalid('options', `expected an object, got ${describeValue(options)}`);
+  if (options.direction !== 'asc' && options.direction !== 'desc') {
+    invalid('options.direction', `expected 'asc' or 'desc', got ${describeValue(options.direction)}`);
+  }
+  const firstBatch = checkInteger(options.firstBatch, 1, Number.MAX_SAFE_INTEGER, 'options.firstBatch');
+  const trace = options.trace;
+  if (trace !== undefined && (typeof trace !== 'object' || trace === null)) {
+    invalid('options.trace', `expected an object, got ${describeValue(trace)}`);
+  }
+  return {
+    reader,
+    postFilter,
+    descending: options.direction === 'desc',
+    firstBatch: Math.min(firstBatch, MAX_FIRST_BATCH),
+    batchSize: checkInteger(options.batchSize ?? MATCH_BATCH_SIZE, 1, MAX_BATCH_SIZE, 'options.batchSize'),
+    slabShift: checkInteger(options.slabShift ?? SLAB_SHIFT, MIN_SLAB_SHIFT, SLAB_SHIFT, 'options.slabShift'),
+    stage1Slabs: checkInteger(options.stage1Slabs ?? STAGE1_SLABS, 1, 2 ** 16, 'options.stage1Slabs'),
+    trace,
+    faults,
+  };
+}
+
+/** Runs one reader call, wrapping what it throws as READER_FAILED (the reader's error kept as `cause`). */
+async function fromReader<T>(reader: ChunkReader, call: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw new MatchError(MatchErrorCode.READER_FAILED, `${call} failed`, { cause: error, chunkId: reader.chunkId });
+  }
+}
+
+function inconsistent(reader: ChunkReader, detail: string): never {
+  throw new MatchError(MatchErrorCode.STORE_INCONSISTENT, detail, { chunkId: reader.chunkId });
+}
+
+/**
+ * The events of `window` (half-open, inside the reader's eventCount) matching `plan` and `postFilter`, in
+ * `options.direction` order, read from `reader`. `plan` comes from planQuery(filters) and `postFilter` from
+ * @strata/events compilePostFilter(filters) for the same filters: plans only pick candidates, the post-filter decides.
+ *
+ * Lazy: nothing is looked up or fetched before the first pull, stage 2 is looked up only if the consumer pulls past
+ * stage 1, and a consumer that stops pulling (`return()`, `break`) ends the walk. Memory is bounded by one slab's
+ * candidates and one fetch batch, whatever the window or `firstBatch`.
+ *
+ * Payloads are the reader's (borrowed: they may alias shared buffers, valid until the reader closes); a consumer that
+ * keeps one copies it. Bad arguments reject with MatchError INVALID_ARGUMENT (or INVALID_ARGUMENT from checkPlanShape);
+ * a reader call that fails rejects with READER_FAILED (`cause` = the reader's error, `chunkId`); a reader that answers
+ * outside its contract (wrong result lengths) with STORE_INCONSISTENT.
+ */
+export function matchEvents(
+  reader: ChunkReader,
+  plan: QueryPlan,
+  postFilter: PostFilter,
+  window: OrdinalWindow,
+  options: MatchOptions,
+): AsyncGenerator<Match, void, undefined> {
+  return matchEventsWith(reader, plan, postFilter, window, options, {});
+}
+
+/** matchEvents with deliberate defects: the seam negative controls use. */
+export async function* matchEventsWith(
+  reader: ChunkReader,
+  plan: QueryPlan,
+  postFilter: PostFilter,
+  window: OrdinalWindow,
+  options: MatchOptions,
+  faults: EngineFaults,
+): AsyncGenerator<Match, void, undefined> {
+  const walk = checkWalk(reader, plan, postFilter, window, options, faults);
+  const count = await fromReader(reader, 'eventCount', async () => reader.eventCount());
+  if (window.end > count) invalid('window', `end ${window.end} is past the reader's ${count} events`);
+  if (window.start === window.end) return;
+  if (plan.kind === 'match-all') {
+    yield* streamRange(walk, window);
+    return;
+  }
+  let yielded = 0;
+  for (const stage of stagesOf(walk, window)) {
+    // The first fetch of a stage carries what is left of the consumer's hint (spec §4.5).
+    for await (const match of streamStage(walk, plan, stage, Math.max(walk.firstBatch - yielded, 0))) {
+      yielded++;
+      yield match;
+    }
+  }
+}
+
+/**
+ * The two stages of a window (spec §4.3): stage 1 is the first `stage1Slabs` slabs counted from the edge the walk
+ * starts at (plus the partial slab the window starts in), stage 2 the rest; the seam falls on a slab boundary.
+ */
+function* stagesOf(walk: Walk, window: OrdinalWindow): Generator<OrdinalWindow> {
+  const span = walk.stage1Slabs * 2 ** walk.slabShift;
+  const slab = 2 ** walk.slabShift;
+  if (walk.descending) {
+    const seam = Math.max(Math.floor(window.end / slab) * slab - span, window.start);
+    yield { start: seam, end: window.end };
+    if (seam > window.start) yield { start: window.start, end: seam };
+  } else {
+    const seam = Math.min(Math.ceil(window.start / slab) * slab + span, window.end);
+    yield { start: window.start, end: seam };
+    if (seam < window.end) yield { start: seam, end: window.end };
+  }
+}
+
+/** One stage: one batched lookup, the surviving plans' terms, then the slab walk in fetch batches. */
+async function* streamStage(walk: Walk, plan: IndexPlan, stage: OrdinalWindow, hint: number): AsyncGenerator<Match> {
+  const { reader, trace } = walk;
+  trace?.onLookup?.(stage, plan.terms.length);
+  const bitmaps = await fromReader(reader, 'lookupTerms', () => reader.lookupTerms(plan.terms, stage));
+  if (!Array.isArray(bitmaps) || bitmaps.length !== plan.terms.length) {
+    inconsistent(reader, `lookupTerms answered ${describeValue(bitmaps)} for ${plan.terms.length} terms`);
+  }
+  const plans = resolvePlans(reader, plan, bitmaps, stage);
+  if (plans.length === 0) return;
+  const stepper = new SlabStepper(plans, stage, walk.descending ? 'desc' : 'asc', walk.slabShift, walk.faults, trace);
+  if (walk.faults.fetchWholeCandidateSet === true) {
+    yield* fetchAndFilter(walk, wholeCandidateSet(plans, stage, walk.descending));
+    return;
+  }
+  let size = hint > 0 ? hint : walk.batchSize;
+  for (;;) {
+    const candidates = new Uint32Array(size);
+    const taken = stepper.take(candidates, size);
+    if (taken === 0) return;
+    yield* fetchAndFilter(walk, candidates.subarray(0, taken));
+    if (taken < size) return;
+    size = walk.batchSize;
+  }
+}
+
+/**
+ * Upstream resolvePlans: a plan naming a term absent from the lookup is dropped (its conjunction is empty); a
+ * present term becomes a WindowTerm over the stage (made once per distinct term, its cardinality inside the window
+ * computed once), and each plan's terms are ordered rarest first.
+ */
+function resolvePlans(
+  reader: ChunkReader,
+  plan: IndexPlan,
+  bitmaps: readonly (ReadonlyBitmap | undefined)[],
+  stage: OrdinalWindow,
+): PlanTerms[] {
+  const terms = new Map<number, WindowTerm>();
+  const resolved: PlanTerms[] = [];
+  for (const slots of plan.plans) {
+    if (slots.some((slot) => bitmaps[slot] === undefined)) continue;
+    const planTerms = slots.map((slot) => {
+      let term = terms.get(slot);
+      if (term === undefined) {
+        const bitmap = bitmaps[slot];
+        if (!(bitmap instanceof RoaringBitmap32)) {
+          inconsistent(reader, `lookupTerms answered ${describeValue(bitmap)} for term ${slot}`);
+        }
+        term = new WindowTerm(bitmap, stage.start, stage.end - 1);
+        terms.set(slot, term);
+      }
+      return term;
+    });
+    resolved.push(rarestFirst(planTerms));
+  }
+  return resolved;
+}
+
+/** The fetchWholeCandidateSet fault: every plan's AND over the whole stage, ORed, in walk order. */
+function wholeCandidateSet(plans: readonly PlanTerms[], stage: OrdinalWindow, descending: boolean): Uint32Array {
+  const union = new RoaringBitmap32();
+  for (const terms of plans) {
+    const and = RoaringBitmap32.fromRange(stage.start, stage.end);
+    for (const term of terms) and.andInPlace(term.bitmap);
+    union.orInPlace(and);
+  }
+  const values = union.toUint32Array();
+  return descending ? values.reverse() : values;
+}
+
+/**
+ * Fetches `candidates` (in walk order) and yields those the post-filter keeps, in walk order. The reader gets them
+ * ascending, as fetchEvents requires.
+ */
+async function* fetchAndFilter(walk: Walk, candidates: Uint32Array): AsyncGenerator<Match> {
+  const { reader, postFilter, descending, trace } = walk;
+  const ordinals = descending ? candidates.slice().reverse() : candidates;
+  trace?.onFetch?.(ordinals);
+  const payloads = await fromReader(reader, 'fetchEvents', () => reader.fetchEvents(ordinals));
+  if (!Array.isArray(payloads) || payloads.length !== ordinals.length) {
+    inconsistent(reader, `fetchEvents answered ${describeValue(payloads)} for ${ordinals.length} ordinals`);
+  }
+  const n = ordinals.length;
+  for (let k = 0; k < n; k++) {
+    const i = descending ? n - 1 - k : k;
+    const payload = payloads[i]!;
+    if (postFilter(payload)) yield { ordinal: ordinals[i]!, payload };
+  }
+}
+
+/**
+ * Match-all (spec §4.3): the window streamed with fetchRange and no index work, in blocks sized like fetches (the
+ * first to the hint, then batchSize), so memory stays bounded by a block; descending walks the blocks top-down and
+ * yields each reversed. The post-filter still runs (it keeps everything for a match-all query's filters).
+ */
+async function* streamRange(walk: Walk, window: OrdinalWindow): AsyncGenerator<Match> {
+  const { reader, postFilter, descending, trace } = walk;
+  let size = walk.firstBatch;
+  let low = window.start;
+  let high = window.end;
+  while (low < high) {
+    const block = descending
+      ? { start: Math.max(high - size, low), end: high }
+      : { start: low, end: Math.min(low + size, high) };
+    trace?.onFetchRange?.(block);
+    const events = await fromReader(reader, 'fetchRange', () => reader.fetchRange(block));
+    if (!Array.isArray(events) || events.length !== block.end - block.start) {
+      inconsistent(reader, `fetchRange answered ${describeValue(events)} for [${block.start}, ${block.end})`);
+    }
+    if (descending) high = block.start;
+    else low = block.end;
+    const n = events.length;
+    for (let k = 0; k < n; k++) {
+      const event = events[descending ? n - 1 - k : k]!;
+      if (postFilter(event.payload)) yield { ordinal: event.ordinal, payload: event.payload };
+    }
+    size = walk.batchSize;
+  }
+}

@@ -1,0 +1,196 @@
+// The slab stepper (spec §4.4; upstream slab_match.go): one stage's walk over its window, slab by slab, in either
+// direction through one code path. Each live plan holds a bound proved with next-value / previous-value probes (the
+// first ordinal at or after which, descending at or before which, its next candidate can lie); the stepper jumps
+// straight to the nearest bound, evaluates that slab's part of the window as the OR of the plans whose bound lies in
+// it (each the AND of its terms, rarest first: SlabAnd), hands out the result, and re-proves only the bounds the
+// cursor has reached. Synchronous; one stepper per stage of one walk.
+import { assert } from '@strata/base';
+import { type PlanTerms, SlabAnd, type SlabAndAllocations } from '../bitmap/slab-and.js';
+import type { Direction } from './types.js';
+
+/** A plan's bound when its terms have no candidate left in the stage: the plan is done for the stage. */
+const RETIRED = -1;
+
+/** Deliberate defects of the stepper (negative controls); see EngineFaults. */
+export interface StepperFaults {
+  readonly skipOneSlabTooFar?: boolean;
+}
+
+/** Observers of the stepper (a subset of MatchTrace). */
+export interface StepperTrace {
+  onSlab?(lo: number, hi: number, candidates: number, allocations: Readonly<SlabAndAllocations>): void;
+}
+
+/**
+ * Walks one stage: `plans` are the stage's surviving plans (every term present in the stage's lookup), each sorted
+ * rarest first, over the half-open window [start, end) of the stage.
+ *
+ * Bounds. A plan's bound is proved in rounds from a position x: each term in turn moves x to its next value at or
+ * after x (descending: previous value at or before x); a term with none retires the plan. A round that leaves x where
+ * it started has found a candidate (every term holds x), and x is the bound. A round that moves x but stays in the
+ * slab x started in also ends the proof, with x as the bound (the slab's AND will tell). A round that crosses into a
+ * later slab proved the slabs in between candidate-free for this plan, so another round starts from there. The next
+ * slab opened is the one holding the nearest bound of the live plans, from that bound to the slab's far edge (clipped
+ * to the window): the slabs opened are exactly the slabs holding some plan's proved bound.
+ */
+export class SlabStepper {
+  private readonly plans: readonly PlanTerms[];
+  private readonly bounds: Float64Array;
+  private readonly start: number;
+  private readonly end: number;
+  private readonly descending: boolean;
+  private readonly slabSize: number;
+  private readonly evaluator = new SlabAnd();
+  private readonly faults: StepperFaults;
+  private readonly trace: StepperTrace | undefined;
+  /** Ascending: the inclusive low edge of what is left; descending: its exclusive high edge. */
+  private cursor: number;
+  /** The current slab's candidates, handed out from `next` on (forward ascending, backward descending). */
+  private slab: Uint32Array | undefined;
+  private next = 0;
+  private done = false;
+
+  constructor(
+    plans: readonly PlanTerms[],
+    window: { readonly start: number; readonly end: number },
+    direction: Direction,
+    slabShift: number,
+    faults: StepperFaults = {},
+    trace?: StepperTrace,
+  ) {
+    this.plans = plans;
+    // Ordinals reach 2^32 - 1, past Int32: bounds live in a Float64Array (exact for every ordinal and -1).
+    this.bounds = new Float64Array(plans.length).fill(Number.NaN);
+    this.start = window.start;
+    this.end = window.end;
+    this.descending = direction === 'desc';
+    this.slabSize = 2 ** slabShift;
+    this.faults = faults;
+    this.trace = trace;
+    this.cursor = this.descending ? window.end : window.start;
+    this.done = plans.length === 0 || window.start >= window.end;
+  }
+
+  /** Objects the slab evaluator allocated so far (see SlabAndAllocations). */
+  get allocations(): Readonly<SlabAndAllocations> {
+    return this.evaluator.allocations;
+  }
+
+  /** Fills `dst` from index 0 with up to `count` candidates in walk order; returns how many (fewer: stage done). */
+  take(dst: Uint32Array, count: number): number {
+    assert(count <= dst.length, 'take fits the destination');
+    let filled = 0;
+    while (filled < count) {
+      const slab = this.slab;
+      if (slab === undefined || this.next >= slab.length) {
+        this.slab = undefined;
+        if (!this.openNextSlab()) break;
+        continue;
+      }
+      const n = Math.min(count - filled, slab.length - this.next);
+      if (this.descending) {
+        // The slab is ascending; hand it out from its end.
+        const top = slab.length - 1 - this.next;
+        for (let i = 0; i < n; i++) dst[filled + i] = slab[top - i]!;
+      } else {
+        dst.set(slab.subarray(this.next, this.next + n), filled);
+      }
+      this.next += n;
+      filled += n;
+    }
+    return filled;
+  }
+
+  private slabBase(ordinal: number): number {
+    return Math.floor(ordinal / this.slabSize) * this.slabSize;
+  }
+
+  private slabOf(ordinal: number): number {
+    return Math.floor(ordinal / this.slabSize);
+  }
+
+  /** Proves plan p's bound from x (inclusive, inside the window): see the class comment. */
+  private prove(p: number, x: number): number {
+    const terms = this.plans[p]!;
+    const descending = this.descending;
+    for (;;) {
+      const from = x;
+      for (const term of terms) {
+        x = descending ? term.previousValue(x) : term.nextValue(x);
+        if (x === -1) return RETIRED;
+      }
+      if (x === from || this.slabOf(x) === this.slabOf(from)) return x;
+    }
+  }
+
+  /** The nearest live bound from the cursor on, re-proving bounds the cursor has reached; -1 when none is left. */
+  private nearestBound(): number {
+    const bounds = this.bounds;
+    const descending = this.descending;
+    const cursor = this.cursor;
+    let nearest = -1;
+    for (let p = 0; p < bounds.length; p++) {
+      let bound = bounds[p]!;
+      if (bound === RETIRED) continue;
+      // A held bound stands until the cursor reaches it (bounds only move in the walk direction).
+      const stale = Number.isNaN(bound) || (descending ? bound >= cursor : bound < cursor);
+      if (stale) {
+        const from = descending ? cursor - 1 : cursor;
+        bound = (descending ? from < this.start : from >= this.end) ? RETIRED : this.prove(p, from);
+        bounds[p] = bound;
+        if (bound === RETIRED) continue;
+      }
+      if (nearest === -1 || (descending ? bound > nearest : bound < nearest)) nearest = bound;
+    }
+    return nearest;
+  }
+
+  /** Evaluates the next slab holding a bound; false when the stage is exhausted. */
+  private openNextSlab(): boolean {
+    while (!this.done) {
+      const bound = this.nearestBound();
+      if (bound === -1 || bound < this.start || bound >= this.end) {
+        this.done = true;
+        return false;
+      }
+      if (this.faults.skipOneSlabTooFar === true && this.skipsPast(bound)) continue;
+      let lo: number;
+      let hi: number;
+      if (this.descending) {
+        hi = bound;
+        lo = Math.max(this.slabBase(bound), this.start);
+        this.cursor = lo;
+      } else {
+        lo = bound;
+        hi = Math.min(this.slabBase(bound) + this.slabSize, this.end) - 1;
+        this.cursor = hi + 1;
+      }
+      const inSlab: PlanTerms[] = [];
+      for (let p = 0; p < this.plans.length; p++) {
+        const b = this.bounds[p]!;
+        if (b !== RETIRED && b >= lo && b <= hi) inSlab.push(this.plans[p]!);
+      }
+      assert(inSlab.length > 0, 'the nearest bound lies in the slab it opens');
+      const result = this.evaluator.slab(inSlab, lo, hi);
+      this.trace?.onSlab?.(lo, hi, result?.length ?? 0, this.evaluator.allocations);
+      if (result !== undefined) {
+        this.slab = result;
+        this.next = 0;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The skipOneSlabTooFar fault: a jump that crosses slabs lands one slab past the bound's slab. Moves the cursor
+   * there and returns true (the caller re-proves), or false when the bound is in the cursor's own slab.
+   */
+  private skipsPast(bound: number): boolean {
+    const from = this.descending ? this.cursor - 1 : this.cursor;
+    if (this.slabOf(bound) === this.slabOf(from)) return false;
+    this.cursor = this.descending ? this.slabBase(bound) : this.slabBase(bound) + this.slabSize;
+    if (this.descending ? this.cursor <= this.start : this.cursor >= this.end) this.done = true;
+    return true;
+  }
+}
