@@ -12,6 +12,7 @@ import {
   run,
 } from '@strata/cli-kit';
 import { detectLedgerSource } from '@strata/ledger-meta';
+import { LedgerStateError, LedgerStateErrorCode } from '../errors.js';
 import { type AppliedLedger, LedgerState } from '../ledger-state.js';
 import {
   type ReplaySummary,
@@ -42,7 +43,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description(
       'apply the ledgers of a stream file, a SEP-54 data lake or a folder; a folder of capture streams (searched ' +
         'recursively) replays each file as its own network from genesis. One line per ledger (computed and header ' +
-        'hash), then "M of N ledgers match".',
+        'hash), then "M of N ledgers match"; exit code 1 when any ledger does not match.',
     )
     .argument('<source>', 'stream file, data lake folder, or folder of stream files')
     .option('--network-passphrase <passphrase>', 'the network of the ledgers', TEST_NETWORK_PASSPHRASE)
@@ -116,6 +117,15 @@ async function replayCommand(source: string, flags: ReplayFlags, io: CliIo): Pro
       ? `${JSON.stringify({ summary: line, files: summary.files, ledgers: summary.ledgers, matching: summary.matching, mismatches: summary.mismatches })}\n`
       : `${line}${captureFolder ? ` (${summary.files} streams)` : ''}\n`,
   );
+  // A replay is a check: a ledger that does not match fails the command, naming the first one (scripts see exit 1).
+  const first = summary.mismatches[0];
+  if (first !== undefined) {
+    throw new LedgerStateError(
+      LedgerStateErrorCode.HASH_MISMATCH,
+      `${summary.ledgers - summary.matching} of ${summary.ledgers} ledgers do not match, the first ledger ${first.ledger}`,
+      first.file === undefined ? {} : { file: first.file },
+    );
+  }
 }
 
 async function inspectCommand(dir: string, flags: { json: boolean }, io: CliIo): Promise<void> {
