@@ -11,6 +11,7 @@ import { type PlanTerms, rarestFirst } from '../bitmap/slab-and.js';
 import { WindowTerm } from '../bitmap/window-term.js';
 import { MatchError, MatchErrorCode } from '../errors.js';
 import { checkPlanShape, type IndexPlan, type QueryPlan } from '../planner/query-plan.js';
+import { readerCall, storeInconsistent } from '../reader-calls.js';
 import { SlabStepper } from './slab-stepper.js';
 import {
   MATCH_BATCH_SIZE,
@@ -112,19 +113,6 @@ function checkWalk(
   };
 }
 
-/** Runs one reader call, wrapping what it throws as READER_FAILED (the reader's error kept as `cause`). */
-async function fromReader<T>(reader: ChunkReader, call: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    throw new MatchError(MatchErrorCode.READER_FAILED, `${call} failed`, { cause: error, chunkId: reader.chunkId });
-  }
-}
-
-function inconsistent(reader: ChunkReader, detail: string): never {
-  throw new MatchError(MatchErrorCode.STORE_INCONSISTENT, detail, { chunkId: reader.chunkId });
-}
-
 /**
  * The events of `window` (half-open, inside the reader's eventCount) matching `plan` and `postFilter`, in
  * `options.direction` order, read from `reader`. `plan` comes from planQuery(filters) and `postFilter` from
@@ -159,7 +147,7 @@ export async function* matchEventsWith(
   faults: EngineFaults,
 ): AsyncGenerator<Match, void, undefined> {
   const walk = checkWalk(reader, plan, postFilter, window, options, faults);
-  const count = await fromReader(reader, 'eventCount', async () => reader.eventCount());
+  const count = await readerCall('eventCount', reader.chunkId, async () => reader.eventCount());
   if (window.end > count) invalid('window', `end ${window.end} is past the reader's ${count} events`);
   if (window.start === window.end) return;
   if (plan.kind === 'match-all') {
@@ -198,9 +186,9 @@ function* stagesOf(walk: Walk, window: OrdinalWindow): Generator<OrdinalWindow> 
 async function* streamStage(walk: Walk, plan: IndexPlan, stage: OrdinalWindow, hint: number): AsyncGenerator<Match> {
   const { reader, trace } = walk;
   trace?.onLookup?.(stage, plan.terms.length);
-  const bitmaps = await fromReader(reader, 'lookupTerms', () => reader.lookupTerms(plan.terms, stage));
+  const bitmaps = await readerCall('lookupTerms', reader.chunkId, () => reader.lookupTerms(plan.terms, stage));
   if (!Array.isArray(bitmaps) || bitmaps.length !== plan.terms.length) {
-    inconsistent(reader, `lookupTerms answered ${describeValue(bitmaps)} for ${plan.terms.length} terms`);
+    storeInconsistent(`lookupTerms answered ${describeValue(bitmaps)} for ${plan.terms.length} terms`, reader.chunkId);
   }
   const plans = resolvePlans(reader, plan, bitmaps, stage);
   if (plans.length === 0) return;
@@ -240,7 +228,7 @@ function resolvePlans(
       if (term === undefined) {
         const bitmap = bitmaps[slot];
         if (!(bitmap instanceof RoaringBitmap32)) {
-          inconsistent(reader, `lookupTerms answered ${describeValue(bitmap)} for term ${slot}`);
+          storeInconsistent(`lookupTerms answered ${describeValue(bitmap)} for term ${slot}`, reader.chunkId);
         }
         term = new WindowTerm(bitmap, stage.start, stage.end - 1);
         terms.set(slot, term);
@@ -272,9 +260,12 @@ async function* fetchAndFilter(walk: Walk, candidates: Uint32Array): AsyncGenera
   const { reader, postFilter, descending, trace } = walk;
   const ordinals = descending ? candidates.slice().reverse() : candidates;
   trace?.onFetch?.(ordinals);
-  const payloads = await fromReader(reader, 'fetchEvents', () => reader.fetchEvents(ordinals));
+  const payloads = await readerCall('fetchEvents', reader.chunkId, () => reader.fetchEvents(ordinals));
   if (!Array.isArray(payloads) || payloads.length !== ordinals.length) {
-    inconsistent(reader, `fetchEvents answered ${describeValue(payloads)} for ${ordinals.length} ordinals`);
+    storeInconsistent(
+      `fetchEvents answered ${describeValue(payloads)} for ${ordinals.length} ordinals`,
+      reader.chunkId,
+    );
   }
   const n = ordinals.length;
   for (let k = 0; k < n; k++) {
@@ -299,9 +290,12 @@ async function* streamRange(walk: Walk, window: OrdinalWindow): AsyncGenerator<M
       ? { start: Math.max(high - size, low), end: high }
       : { start: low, end: Math.min(low + size, high) };
     trace?.onFetchRange?.(block);
-    const events = await fromReader(reader, 'fetchRange', () => reader.fetchRange(block));
+    const events = await readerCall('fetchRange', reader.chunkId, () => reader.fetchRange(block));
     if (!Array.isArray(events) || events.length !== block.end - block.start) {
-      inconsistent(reader, `fetchRange answered ${describeValue(events)} for [${block.start}, ${block.end})`);
+      storeInconsistent(
+        `fetchRange answered ${describeValue(events)} for [${block.start}, ${block.end})`,
+        reader.chunkId,
+      );
     }
     if (descending) high = block.start;
     else low = block.end;
