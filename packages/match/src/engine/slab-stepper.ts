@@ -5,12 +5,14 @@
 // it (each the AND of its terms, rarest first: SlabAnd), hands out the result, and re-proves only the bounds the
 // cursor has reached. Synchronous; one stepper per stage of one walk.
 import { assert } from '@strata/base';
-import { type PlanTerms, SlabAnd, type SlabAndAllocations } from '../bitmap/slab-and.js';
+import { type PlanTerms, SlabAnd, type SlabAndAllocations, usesKernel } from '../bitmap/slab-and.js';
 import type { WindowTerm } from '../bitmap/window-term.js';
 import type { Direction } from './types.js';
 
 /** A plan's bound when its terms have no candidate left in the stage: the plan is done for the stage. */
 const RETIRED = -1;
+/** A plan's bound before its first proof. */
+const UNPROVED = -2;
 
 /** Deliberate defects of the stepper (negative controls); see EngineFaults. */
 export interface StepperFaults {
@@ -36,9 +38,11 @@ export interface StepperTrace {
  */
 export class SlabStepper {
   private readonly plans: readonly PlanTerms[];
-  private readonly bounds: Float64Array;
+  private readonly bounds: number[];
   /** Per plan: how many of its evaluations in a row came up empty (0: the last one had candidates). */
   private readonly emptyRuns: Uint8Array;
+  /** Per plan: 1 when its ANDs run in the kernel, where a slab costs less than a gallop's roaring count. */
+  private readonly inKernel: Uint8Array;
   /** Scratch of openNextSlab, reused: the plans evaluated on the slab, their indexes and their counts. */
   private readonly inSlab: PlanTerms[] = [];
   private readonly inSlabIndex: number[] = [];
@@ -66,9 +70,11 @@ export class SlabStepper {
     trace?: StepperTrace,
   ) {
     this.plans = plans;
-    // Ordinals reach 2^32 - 1, past Int32: bounds live in a Float64Array (exact for every ordinal and -1).
-    this.bounds = new Float64Array(plans.length).fill(Number.NaN);
+    // A plain array of small integers (ordinals below 2^30 stay unboxed; a Float64Array boxed every bound it handed
+    // out: 1.5 MB of heap numbers per never-matching request).
+    this.bounds = new Array<number>(plans.length).fill(UNPROVED);
     this.emptyRuns = new Uint8Array(plans.length);
+    this.inKernel = Uint8Array.from(plans, (terms) => (usesKernel(terms) ? 1 : 0));
     this.start = window.start;
     this.end = window.end;
     this.descending = direction === 'desc';
@@ -121,14 +127,14 @@ export class SlabStepper {
   private prove(p: number, x: number): number {
     const terms = this.plans[p]!;
     const descending = this.descending;
-    if (this.emptyRuns[p]! > 0) {
+    if (this.emptyRuns[p]! > 0 && this.inKernel[p] === 0) {
       x = this.skipEmptyRun(p, terms, x);
       if (x === RETIRED) return RETIRED;
     }
     for (;;) {
       const from = x;
-      for (const term of terms) {
-        x = probe(term, x, descending, this.slabSize);
+      for (let i = 0; i < terms.length; i++) {
+        x = probe(terms[i]!, x, descending, this.slabSize);
         if (x === -1) return RETIRED;
       }
       if (x === from || this.slabOf(x) === this.slabOf(from)) return x;
@@ -177,7 +183,7 @@ export class SlabStepper {
       let bound = bounds[p]!;
       if (bound === RETIRED) continue;
       // A held bound stands until the cursor reaches it (bounds only move in the walk direction).
-      const stale = Number.isNaN(bound) || (descending ? bound >= cursor : bound < cursor);
+      const stale = bound === UNPROVED || (descending ? bound >= cursor : bound < cursor);
       if (stale) {
         const from = descending ? cursor - 1 : cursor;
         bound = (descending ? from < this.start : from >= this.end) ? RETIRED : this.prove(p, from);
@@ -209,19 +215,20 @@ export class SlabStepper {
         hi = Math.min(this.slabBase(bound) + this.slabSize, this.end) - 1;
         this.cursor = hi + 1;
       }
+      // The scratch arrays keep their length (setting it to 0 would free their storage each slab).
       const { inSlab, inSlabIndex, inSlabCounts } = this;
-      inSlab.length = 0;
-      inSlabIndex.length = 0;
+      let n = 0;
       for (let p = 0; p < this.plans.length; p++) {
         const b = this.bounds[p]!;
         if (b !== RETIRED && b >= lo && b <= hi) {
-          inSlab.push(this.plans[p]!);
-          inSlabIndex.push(p);
+          inSlab[n] = this.plans[p]!;
+          inSlabIndex[n] = p;
+          n++;
         }
       }
-      assert(inSlab.length > 0, 'the nearest bound lies in the slab it opens');
-      const result = this.evaluator.slab(inSlab, lo, hi, inSlabCounts);
-      for (let i = 0; i < inSlabIndex.length; i++) {
+      assert(n > 0, 'the nearest bound lies in the slab it opens');
+      const result = this.evaluator.slab(inSlab, lo, hi, inSlabCounts, n);
+      for (let i = 0; i < n; i++) {
         const p = inSlabIndex[i]!;
         if (inSlabCounts[i] !== 0) this.emptyRuns[p] = 0;
         else if (this.emptyRuns[p]! < 255) this.emptyRuns[p]!++;
