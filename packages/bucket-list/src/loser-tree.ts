@@ -5,7 +5,8 @@
 //
 // Records are ordered where they lie, by their keys, with ledger-key's in-place comparator: each cursor reads into
 // its own region of one KeyedRecordArena (WebAssembly memory), and the merge itself runs in WebAssembly in the same
-// memory (src/loser-tree.wat): per record a mark check, the replay of its path and direct calls of the comparator. No
+// memory (src/loser-tree.wat): per record a mark check, the replay of its path and direct calls of the comparator
+// (TTL keys, each a 32-byte hash ordered as bytes, the loop orders itself: a third of the TTL scan was the calls). No
 // order key is built per record and nothing is copied (building order keys, then the JavaScript bookkeeping around
 // each comparison, were most of the scan's time: a CONTRACT_DATA key is a tree of small SCVal nodes). The buckets of
 // a snapshot are verified (hash-checked, every entry validated when they entered the list), so, as in the merges,
@@ -245,8 +246,10 @@ export class LoserTree {
 
   private loopStep(loop: Loop): Uint8Array | undefined {
     for (;;) {
-      const status = loop.exports.step();
-      const j = loop.exports.cursor.value;
+      // the status in the low 3 bits, the cursor it is about above them (reading the `cursor` global costs more)
+      const result = loop.exports.step();
+      const status = result & 7;
+      const j = result >> 3;
       switch (status) {
         case STATUS.ENTRY: {
           const w = (CURSOR_BYTES / 4) * j;

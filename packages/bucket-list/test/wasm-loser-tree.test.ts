@@ -7,9 +7,19 @@
 //     is caught.
 //  3. A malformed record mark in a type range is BAD_RECORD_MARK with the file and the mark's offset, as from the
 //     JavaScript tree's reader.
+//  4. Two TTL keys are ordered in the loop itself (a TTL key is its key hash, ordered as bytes), not by a call of the
+//     comparator: TTL keys differing in any one byte of their hash, live and dead, come out in the comparator's
+//     order, newest versions only, as from the JavaScript tree.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { encodeLedgerEntry, KEYED_RECORD_ARENA_ABI_VERSION, LEDGER_ENTRY_TYPE } from '@strata/ledger-key';
-import { errorOf, expectWasmModuleInSync, tempDir } from '@strata/test-kit';
+import {
+  compareLedgerKeys,
+  encodeLedgerEntry,
+  encodeLedgerKey,
+  KEYED_RECORD_ARENA_ABI_VERSION,
+  LEDGER_ENTRY_TYPE,
+  ledgerKeyOfEntry,
+} from '@strata/ledger-key';
+import { errorOf, expectWasmModuleInSync, hex, tempDir } from '@strata/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BucketFile, writeBucket } from '../src/bucket-file.js';
 import { type BucketIndex, openBucketIndex } from '../src/bucket-index/bucket-index.js';
@@ -27,6 +37,7 @@ it('is written for the arena ABI this ledger-key provides', () => {
 });
 
 const ACCOUNT = LEDGER_ENTRY_TYPE.ACCOUNT;
+const TTL = LEDGER_ENTRY_TYPE.TTL;
 
 /** A live bucket of ACCOUNT entries n for n in `numbers`, at `version`. */
 function accounts(dir: string, numbers: number[], version: number): BucketFile {
@@ -176,6 +187,64 @@ it('a malformed record mark is BAD_RECORD_MARK at its file and offset, in the lo
       expect(error.code).toBe('BAD_RECORD_MARK');
       expect(error.file).toBe(files[1]!.path);
       expect(error.offset).toBe(markAt);
+    }
+  } finally {
+    for (const index of indexes) index.close();
+  }
+});
+
+it('orders TTL keys in the loop by their hash bytes, whichever byte they differ in, as the comparator does', () => {
+  const dir = tempDir('wasm-loser-tree-ttl');
+  // key hashes equal but for one byte (every position, two values each), so every word of the hash decides somewhere
+  const hashes: Uint8Array[] = [];
+  for (let at = 0; at < 32; at++) {
+    for (const value of [0x00, 0x7f, 0x80, 0xff]) {
+      const hash = new Uint8Array(32).fill(0x5a);
+      hash[at] = value;
+      hashes.push(hash);
+    }
+  }
+  const ttl = (keyHash: Uint8Array, version: number) =>
+    encodeLedgerEntry({ lastModifiedLedgerSeq: version, data: { type: 'ttl', keyHash, liveUntilLedgerSeq: version } });
+  const key = (keyHash: Uint8Array) => encodeLedgerKey({ type: 'ttl', keyHash });
+  // newest bucket: a third of the keys updated, a third deleted; oldest bucket: every key
+  const newer = freshLiveEntries(23, {
+    init: [],
+    live: hashes.filter((_, i) => i % 3 === 0).map((hash) => ttl(hash, 2)),
+    dead: hashes.filter((_, i) => i % 3 === 1).map(key),
+  });
+  const files = [
+    writeBucket(dir, 'live', 23, newer, { fsync: false }),
+    writeBucket(
+      dir,
+      'live',
+      23,
+      freshLiveEntries(23, { init: hashes.map((hash) => ttl(hash, 1)), live: [], dead: [] }),
+      {
+        fsync: false,
+      },
+    ),
+  ];
+  const indexes = files.map((file) => openBucketIndex(file));
+  const inputs = files.map((file, i) => {
+    const range = indexes[i]!.typeRanges.get(TTL)!;
+    return { path: file.path!, start: range.start, end: range.end, check: undefined };
+  });
+  const expected = hashes
+    .map((hash, i) => (i % 3 === 0 ? ttl(hash, 2) : i % 3 === 1 ? undefined : ttl(hash, 1)))
+    .filter((entry): entry is Uint8Array => entry !== undefined)
+    .sort((a, b) => compareLedgerKeys(ledgerKeyOfEntry(a), ledgerKeyOfEntry(b)));
+  try {
+    for (const options of [{}, { loop: false }] as LoserTreeOptions[]) {
+      const tree = new LoserTree(inputs, options);
+      const entries: Uint8Array[] = [];
+      try {
+        expect(tree.engine).toBe(options.loop === false ? 'javascript' : 'wasm');
+        for (let entry = tree.next(); entry !== undefined; entry = tree.next()) entries.push(entry.slice());
+      } finally {
+        tree.close();
+      }
+      expect(entries.map(hex)).toEqual(expected.map(hex));
     }
   } finally {
     for (const index of indexes) index.close();

@@ -129,6 +129,39 @@ describe('sha256Into and KeyHasher (the TTL key hash)', () => {
     expect(wrong).toBeGreaterThan(10);
   });
 
+  it('KeyHasher.hashAt hashes messages laid back to back in one buffer (as population batches keys), from 4-aligned starts and others', () => {
+    const check = (hasher: KeyHasher, buffer: Uint8Array, start: number, message: Uint8Array, what: string) => {
+      const out = new Uint8Array(32);
+      hasher.hashAt(buffer, start, message.length, out);
+      expect(Buffer.from(out).toString('hex'), what).toBe(createHash('sha256').update(message).digest('hex'));
+      expect(buffer.subarray(start, start + message.length)).toEqual(message);
+    };
+    for (const misalign of [0, 1, 2]) {
+      const hasher = new KeyHasher();
+      const messages = prefixRun(9, 400);
+      const buffer = new Uint8Array(messages.reduce((sum, m) => sum + m.length + SHA256_PADDING_BYTES + 8, 8));
+      const starts: number[] = [];
+      let used = misalign;
+      for (const message of messages) {
+        buffer.set(message, used);
+        starts.push(used);
+        used += ((message.length + SHA256_PADDING_BYTES + 7) & ~7) + misalign;
+      }
+      for (const [i, message] of messages.entries()) {
+        check(hasher, buffer, starts[i]!, message, `message ${i}, misaligned by ${misalign}`);
+      }
+    }
+    // A at the buffer's start, B sharing A's first block, then C whose first block is another: C resumes from nothing
+    // (a hasher comparing the buffer's first block instead of C's would resume it from B's)
+    const a = Uint8Array.from({ length: 100 }, (_, i) => i);
+    const b = Uint8Array.from({ length: 100 }, (_, i) => (i < 64 ? i : 255 - i));
+    const c = Uint8Array.from({ length: 100 }, (_, i) => 7 * i + 1);
+    const buffer = new Uint8Array(3 * 200);
+    for (const [i, message] of [a, b, c].entries()) buffer.set(message, 200 * i);
+    const hasher = new KeyHasher();
+    for (const [i, message] of [a, b, c].entries()) check(hasher, buffer, 200 * i, message, `message ${'ABC'[i]}`);
+  });
+
   it('KeyHasher hashes a message inside a larger buffer from its byte offset, 4-aligned or not (node:crypto path too)', () => {
     for (const offset of [64, 1]) {
       const backing = new Uint8Array(offset + 300 + SHA256_PADDING_BYTES);

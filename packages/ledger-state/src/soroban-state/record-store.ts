@@ -41,6 +41,8 @@ export const MIN_CHUNK_BYTES = 1 << 12;
 export const MAX_CHUNK_BYTES = 1 << 26;
 
 const align8 = (n: number): number => (n + 7) & ~7;
+/** Whether words in memory are little-endian (the arena is read through native-order Uint32Arrays). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** What a record holds besides its hash and entry; callers keep one of these and fill it before each write. */
 export interface RecordFields {
@@ -49,6 +51,13 @@ export interface RecordFields {
   ttlLastModified: number;
   /** The auxiliary word, for a store that has one. */
   aux: number;
+}
+
+/** BAD_ENTRY for an entry above MAX_RECORD_ENTRY_BYTES. */
+function oversize(entryLength: number): never {
+  throw new LedgerStateError('BAD_ENTRY', `an entry of ${entryLength} bytes (at most ${MAX_RECORD_ENTRY_BYTES})`, {
+    field: 'LedgerEntry',
+  });
 }
 
 /** The index tag of a hash from its third word (uniform bits: it is SHA-256 output): 1..255. */
@@ -84,6 +93,9 @@ export class RecordStore {
   /** Seeds of the slot function: key hashes are chosen by whoever writes contract data, slots are not. */
   private readonly seed0: number;
   private readonly seed1: number;
+
+  /** Records `append` wrote that the index does not hold yet (`indexAppended` adds them). */
+  private unindexed = 0;
 
   /** The chunk words and word offset `locate` found. */
   w: Uint32Array = new Uint32Array(0);
@@ -155,6 +167,7 @@ export class RecordStore {
 
   /** The index slot of the record whose hash is `q` (8 words), or -1. */
   find(q: Uint32Array): number {
+    assert(this.unindexed === 0, 'the index holds every record');
     const index = this.index;
     const tags = this.tags;
     const mask = this.mask;
@@ -195,6 +208,7 @@ export class RecordStore {
    * waiting for its entry) and `fields`. Returns its address.
    */
   insert(q: Uint32Array, entry: Uint8Array | undefined, entryLength: number, fields: RecordFields): number {
+    assert(this.unindexed === 0, 'records are inserted once every appended one is indexed');
     if ((this.count + 1) / this.index.length > MAX_LOAD) this.resize(this.index.length * 2);
     const address = this.write(q, 0, entry, entryLength, fields);
     // `!`: q has its words
@@ -204,6 +218,91 @@ export class RecordStore {
     this.tags[slot] = tagOf(q[2]!);
     this.count++;
     return address;
+  }
+
+  /**
+   * Writes a record for hash `q` like `insert`, but leaves it out of the index until `indexAppended`: a bulk load
+   * (population) sizes the index once for all its records instead of growing it as they come and probing for each.
+   * Until then the store may only take more appends. Returns the record's address.
+   */
+  append(q: Uint32Array, entry: Uint8Array, fields: RecordFields): number {
+    const entryLength = entry.length;
+    if (entryLength > MAX_RECORD_ENTRY_BYTES) oversize(entryLength);
+    const address = this.allocate(align8(this.headerBytes + entryLength));
+    // write and fill in one (population appends a million of these): the chunk is looked up once
+    const chunk = address >>> this.unitBits;
+    const offset = (address & this.unitMask) << 3;
+    // `!` below: the record's chunk is allocated; q has its 8 words
+    const w = this.words[chunk]!;
+    const p = offset >>> 2;
+    for (let i = 0; i < HASH_WORDS; i++) w[p + i] = q[i]!;
+    const { hasTtl } = fields;
+    w[p + WORD_LIVE_UNTIL] = hasTtl ? fields.liveUntil : 0;
+    w[p + WORD_TTL_LAST_MODIFIED] = hasTtl ? fields.ttlLastModified : 0;
+    w[p + WORD_LENGTH] = entryLength | (hasTtl ? FLAG_HAS_TTL : 0);
+    if (this.auxWords === 1) w[p + WORD_AUX] = fields.aux;
+    this.bytes[chunk]!.set(entry, offset + this.headerBytes);
+    this.count++;
+    this.unindexed++;
+    return address;
+  }
+
+  /** Sets the key hash of a record `append` wrote (before `indexAppended`) to the 8 words `q`. */
+  setHash(address: number, q: Uint32Array): void {
+    assert(this.unindexed > 0, 'only a record not indexed yet changes its hash');
+    this.locate(address);
+    // `!`: q has its 8 words
+    for (let i = 0; i < HASH_WORDS; i++) this.w[this.p + i] = q[i]!;
+  }
+
+  /**
+   * Indexes the records `append` wrote: the index is rebuilt once at the capacity the count needs. Returns -1, or the
+   * address of a record whose hash another record has (the store then holds both: the caller fails).
+   */
+  indexAppended(): number {
+    if (this.unindexed === 0) return -1;
+    this.unindexed = 0;
+    let capacity = this.index.length;
+    while (this.count / capacity > MAX_LOAD) capacity *= 2;
+    return this.resize(capacity, true);
+  }
+
+  /**
+   * Reads the first hash word and the length word of the records at `addresses[0, count)`, and returns their sum
+   * (which means nothing). Reads of records at random in a large arena each wait on memory; issued together, ahead
+   * of the work on them, they overlap, and that work then finds the records in cache.
+   */
+  touch(addresses: Uint32Array, count: number): number {
+    let sum = 0;
+    for (let i = 0; i < count; i++) {
+      // `!` below: as in locate
+      const address = addresses[i]!;
+      const w = this.words[address >>> this.unitBits]!;
+      const p = (address & this.unitMask) << 1;
+      sum = (sum + w[p]! + w[p + WORD_LENGTH]!) | 0;
+    }
+    return sum;
+  }
+
+  /**
+   * Orders the key hash of the record at `address` against the 32 bytes `bytes[at, at + 32)`: negative, 0 or
+   * positive as the record's hash sorts before, equals or sorts after them (bytewise, as TTL keys sort).
+   */
+  compareHash(address: number, bytes: Uint8Array, at: number): number {
+    // `!` below: as in locate; the caller's 32 bytes are in range
+    const w = this.words[address >>> this.unitBits]!;
+    const p = (address & this.unitMask) << 1;
+    for (let i = 0; i < HASH_WORDS; i++) {
+      // the record's word holds 4 hash bytes in memory order: read big-endian, it compares as they do
+      const x = w[p + i]!;
+      const mine = LITTLE_ENDIAN
+        ? (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0
+        : x;
+      const q = at + 4 * i;
+      const theirs = ((bytes[q]! << 24) | (bytes[q + 1]! << 16) | (bytes[q + 2]! << 8) | bytes[q + 3]!) >>> 0;
+      if (mine !== theirs) return mine < theirs ? -1 : 1;
+    }
+    return 0;
   }
 
   /**
@@ -347,25 +446,43 @@ export class RecordStore {
 
   /**
    * Rebuilds the index at `capacity` slots from the arena, read in address order (sequential memory, where walking
-   * the old index would read each record's hash at random).
+   * the old index would read each record's hash at random). With `checkDuplicates`, a record whose hash one already
+   * placed has is reported by its address (it is placed all the same); otherwise the result is -1.
    */
-  private resize(capacity: number): void {
+  private resize(capacity: number, checkDuplicates = false): number {
     const index = new Uint32Array(capacity);
     const tags = new Uint8Array(capacity);
     this.index = index;
     this.tags = tags;
     this.mask = capacity - 1;
     const mask = this.mask;
+    let duplicate = -1;
     for (let chunk = 0; chunk < this.words.length; chunk++) {
       if (this.words[chunk] === undefined) continue;
       this.walkChunk(chunk, (address, w, p) => {
-        // `!`: a record has its hash words
+        // `!` below: a record has its hash words; slots are masked into the index
+        const tag = tagOf(w[p + 2]!);
         let slot = this.slotOf(w[p]!, w[p + 1]!);
-        while (tags[slot] !== EMPTY) slot = (slot + 1) & mask;
+        while (tags[slot] !== EMPTY) {
+          if (checkDuplicates && tags[slot] === tag && duplicate < 0 && this.sameHash(index[slot]!, w, p)) {
+            duplicate = address;
+          }
+          slot = (slot + 1) & mask;
+        }
         index[slot] = address;
-        tags[slot] = tagOf(w[p + 2]!);
+        tags[slot] = tag;
       });
     }
+    return duplicate;
+  }
+
+  /** Whether the record at `address` has the hash held at `w[p, p + 8)`. */
+  private sameHash(address: number, w: Uint32Array, p: number): boolean {
+    // `!` below: as in locate; both hold 8 hash words
+    const other = this.words[address >>> this.unitBits]!;
+    const q = (address & this.unitMask) << 1;
+    for (let i = 0; i < HASH_WORDS; i++) if (other[q + i] !== w[p + i]) return false;
+    return true;
   }
 
   /** Allocates a record and writes it; its hash words come from `hash[at..at+8)`. */
@@ -376,11 +493,7 @@ export class RecordStore {
     entryLength: number,
     fields: RecordFields,
   ): number {
-    if (entryLength > MAX_RECORD_ENTRY_BYTES) {
-      throw new LedgerStateError('BAD_ENTRY', `an entry of ${entryLength} bytes (at most ${MAX_RECORD_ENTRY_BYTES})`, {
-        field: 'LedgerEntry',
-      });
-    }
+    if (entryLength > MAX_RECORD_ENTRY_BYTES) oversize(entryLength);
     const address = this.allocate(align8(this.headerBytes + entryLength));
     this.locate(address);
     // Copy the hash before anything else: `hash` may be the words of a record this write replaces.

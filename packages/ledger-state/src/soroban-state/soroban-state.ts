@@ -43,6 +43,15 @@ const MEMORY_COST_PARAMS_KEY = new Uint8Array([0, 0, 0, 8, 0, 0, 0, 7]);
 /** A TTL LedgerEntry: lastModifiedLedgerSeq, type, keyHash, liveUntilLedgerSeq, ext v0. */
 const TTL_ENTRY_BYTES = 48;
 const LENGTH_MASK = (1 << 30) - 1;
+/** Data keys population hashes in a row, and the bytes they may take with their padding (see #loadData). */
+const KEY_BATCH = 256;
+const KEY_BATCH_BYTES = 1 << 16;
+/** The hash a record appended before its key is hashed holds meanwhile. */
+const NO_HASH = new Uint32Array(8);
+/** TTLs population's merge queues before it reads their records together (see #attachTtls). */
+const TTL_QUEUE = 128;
+/** What the queue keeps of a TTL entry: lastModifiedLedgerSeq, type, keyHash, liveUntilLedgerSeq. */
+const TTL_QUEUED_BYTES = 44;
 
 /** One ledger's changes as @strata/ledger-meta's LedgerBatch gives them (any entry types; others are ignored). */
 export interface SorobanStateChanges {
@@ -173,6 +182,8 @@ export class SorobanState {
   readonly #layout = new Int32Array(4);
   /** The fields of the record being written (one object, refilled for every write). */
   readonly #fields: RecordFields = { hasTtl: false, liveUntil: 0, ttlLastModified: 0, aux: 0 };
+  /** What RecordStore.touch read (kept so the reads are not optimized away; means nothing). */
+  #touched = 0;
 
   constructor(options: SorobanStateOptions = {}) {
     if (typeof options !== 'object' || options === null) invalid('options must be an object', 'options');
@@ -305,8 +316,8 @@ export class SorobanState {
       const fail = 'INCONSISTENT_STATE';
       const layout = this.#layout;
       this.#change(() => {
-        this.#scan(source, DATA, ledgerSeq, (entry) => this.#createData(entry, layout[1]!, layout[2]!, fail));
-        this.#scan(source, TTL, ledgerSeq, (entry) => this.#createTtl(entry, fail));
+        const loaded = this.#loadData(source, ledgerSeq, fail);
+        this.#attachTtls(source, ledgerSeq, loaded, fail);
         this.#scan(source, CODE, ledgerSeq, (entry) =>
           this.#createCode(entry, layout[1]!, layout[2]!, this.#codeSizeOf(entry, models, ledgerSeq, 'entry'), fail),
         );
@@ -599,6 +610,169 @@ export class SorobanState {
     });
   }
 
+  /**
+   * Population's CONTRACT_DATA pass (createContractDataEntry for each, into an empty state). Records are appended and
+   * indexed once at the end, the index sized for all of them (growing it as they came and probing for each took a
+   * third of this pass). Their keys are hashed a batch at a time, copied aside as they come and hashed in a row
+   * (measured: ~100 ns a key less than hashing each between two steps of the scan), the hashes then written into the
+   * records. The records' hash prefixes and addresses come back sorted by hash for the TTL pass. Nothing waits in
+   * #pending yet (data comes first), so no entry has a TTL.
+   */
+  #loadData(source: LiveEntrySource, ledgerSeq: number, fail: LedgerStateErrorCode): HashOrder {
+    const data = this.#data;
+    const layout = this.#layout;
+    const fields = this.#fields;
+    fields.hasTtl = false;
+    fields.liveUntil = 0;
+    fields.ttlLastModified = 0;
+    fields.aux = 0;
+    let pairs: Uint32Array = new Uint32Array(2048);
+    let count = 0;
+    // The batch: LedgerKeys back to back (each with room for its padding), and where each starts and how long it is;
+    // they belong to the last `batched` records.
+    const keys = new Uint8Array(KEY_BATCH_BYTES);
+    const keyStarts = new Int32Array(KEY_BATCH);
+    const keyLengths = new Int32Array(KEY_BATCH);
+    let batched = 0;
+    let used = 0;
+    const flush = () => {
+      const hashBytes = this.#hashBytes;
+      for (let i = 0, ordinal = count - batched; i < batched; i++, ordinal++) {
+        // `!` below: i is below the batch's length, ordinal below count
+        this.#hasher.hashAt(keys, keyStarts[i]!, keyLengths[i]!, hashBytes);
+        pairs[2 * ordinal] = u32(hashBytes, 0);
+        data.setHash(pairs[2 * ordinal + 1]!, this.#hashWords);
+      }
+      batched = 0;
+      used = 0;
+    };
+    this.#scan(source, DATA, ledgerSeq, (entry) => {
+      // `!` below: #scan left the entry's layout; a validated entry has its type word
+      const keyStart = layout[1]!;
+      const keyEnd = layout[2]!;
+      const length = 4 + keyEnd - keyStart;
+      const room = (length + SHA256_PADDING_BYTES + 7) & ~7;
+      if (used + room > keys.length) flush();
+      if (2 * count === pairs.length) pairs = grown(pairs);
+      if (room > keys.length) {
+        // a key too long for a batch (none is in practice) is hashed alone
+        this.#hashEntryKey(entry, keyStart, keyEnd);
+        pairs[2 * count] = u32(this.#hashBytes, 0);
+        pairs[2 * count + 1] = data.append(this.#hashWords, entry, fields);
+      } else {
+        // The LedgerKey: the entry's data type, then its key fields.
+        keys[used] = entry[4]!;
+        keys[used + 1] = entry[5]!;
+        keys[used + 2] = entry[6]!;
+        keys[used + 3] = entry[7]!;
+        keys.set(new Uint8Array(entry.buffer, entry.byteOffset + keyStart, keyEnd - keyStart), used + 4);
+        keyStarts[batched] = used;
+        keyLengths[batched] = length;
+        used += room;
+        batched++;
+        // the hash is written when the batch is hashed
+        pairs[2 * count + 1] = data.append(NO_HASH, entry, fields);
+      }
+      count++;
+      if (batched === KEY_BATCH) flush();
+      this.#dataSizeBytes += entry.length;
+      this.#entriesWithoutTtl++;
+    });
+    flush();
+    const duplicate = data.indexAppended();
+    if (duplicate >= 0) {
+      this.#hashBytes.set(data.hashView(duplicate));
+      this.#contradiction(fail, 'a CONTRACT_DATA entry created twice');
+    }
+    sortByHash(data, pairs, count);
+    return { pairs, count };
+  }
+
+  /**
+   * Population's TTL pass (createTTL for each). The loser-tree scan gives TTLs in key order, which is their key
+   * hashes' order, so each finds its CONTRACT_DATA entry by a merge with the data's hash order instead of an index
+   * probe. A TTL whose hash prefix only one data record has is taken for that record's and queued: a batch of them
+   * reads their records together first (the records lie at random in a large arena, and independent reads overlap
+   * where one TTL at a time waits for each), then checks each whole hash and writes the TTL. A TTL that does not sort
+   * after the last data record the merge passed (a source in another order, a TTL given twice), one without a data
+   * entry (a code entry's: it waits in #pending) and one whose queued record turns out not to be its own take the
+   * index path, as createTTL does; the queue is emptied before each, so TTLs take effect in the order given.
+   */
+  #attachTtls(source: LiveEntrySource, ledgerSeq: number, order: HashOrder, fail: LedgerStateErrorCode): void {
+    const data = this.#data;
+    const { pairs, count } = order;
+    // The queue: each TTL's record, and the TTL's first TTL_QUEUED_BYTES bytes (lastModified, type, hash, liveUntil).
+    const queued = new Uint32Array(TTL_QUEUE);
+    const ttls = new Uint8Array(TTL_QUEUE * TTL_QUEUED_BYTES);
+    let length = 0;
+    const flush = () => {
+      this.#touched += data.touch(queued, length);
+      for (let i = 0; i < length; i++) {
+        const at = i * TTL_QUEUED_BYTES;
+        // `!`: i is below the queue's length
+        const address = queued[i]!;
+        if (data.compareHash(address, ttls, at + 8) !== 0) {
+          this.#createTtl(ttls.subarray(at, at + TTL_QUEUED_BYTES), fail);
+          continue;
+        }
+        data.locate(address);
+        // A record the merge queued is one no TTL reached before: the index path takes only TTLs of records passed.
+        assert((data.w[data.p + WORD_LENGTH]! & FLAG_HAS_TTL) === 0, 'the merge meets each record before its TTL');
+        this.#setTtl(data, u32(ttls, at + 40), u32(ttls, at));
+        this.#entriesWithoutTtl--;
+      }
+      length = 0;
+    };
+    const byIndex = (entry: Uint8Array) => {
+      flush();
+      this.#createTtl(entry, fail);
+    };
+    // Every record before `next` in hash order sorts before the last TTL the merge took.
+    let next = 0;
+    this.#scan(source, TTL, ledgerSeq, (entry) => {
+      const prefix = u32(entry, 8);
+      // `!` below: next - 1 and next are below count where read
+      if (
+        next > 0 &&
+        prefix <= pairs[2 * (next - 1)]! &&
+        (prefix < pairs[2 * (next - 1)]! || data.compareHash(pairs[2 * (next - 1) + 1]!, entry, 8) >= 0)
+      ) {
+        byIndex(entry);
+        return;
+      }
+      while (next < count && pairs[2 * next]! < prefix) next++;
+      if (next === count || pairs[2 * next] !== prefix) {
+        byIndex(entry);
+        return;
+      }
+      if (next + 1 === count || pairs[2 * (next + 1)] !== prefix) {
+        queued[length] = pairs[2 * next + 1]!;
+        const at = length * TTL_QUEUED_BYTES;
+        for (let i = 0; i < TTL_QUEUED_BYTES; i++) ttls[at + i] = entry[i]!;
+        next++;
+        if (++length === TTL_QUEUE) flush();
+        return;
+      }
+      // Several records share the prefix (a few in a million): find the TTL's among them now.
+      let order = 1;
+      while (next < count && pairs[2 * next] === prefix) {
+        order = data.compareHash(pairs[2 * next + 1]!, entry, 8);
+        if (order > 0) break;
+        next++;
+        if (order === 0) break;
+      }
+      if (order !== 0) {
+        byIndex(entry);
+        return;
+      }
+      data.locate(pairs[2 * (next - 1) + 1]!);
+      assert((data.w[data.p + WORD_LENGTH]! & FLAG_HAS_TTL) === 0, 'the merge meets each record before its TTL');
+      this.#setTtl(data, u32(entry, 40), u32(entry, 0));
+      this.#entriesWithoutTtl--;
+    });
+    flush();
+  }
+
   /** Puts the TTL key hash of the entry whose key fields are `entry[keyStart, keyEnd)` into #hashBytes. */
   #hashEntryKey(entry: Uint8Array, keyStart: number, keyEnd: number): void {
     const length = 4 + keyEnd - keyStart;
@@ -830,6 +1004,67 @@ export class SorobanState {
     throw new LedgerStateError(code, `${where}: ${detail} (key hash ${Buffer.from(this.#hashBytes).toString('hex')})`, {
       ledger: this.#changingLedger,
     });
+  }
+}
+
+/** Population's CONTRACT_DATA records in key hash order. */
+interface HashOrder {
+  /** Per record, in hash order: its hash's first word (big-endian), then its address. */
+  readonly pairs: Uint32Array;
+  readonly count: number;
+}
+
+/** A copy of `array` twice as long. */
+function grown(array: Uint32Array): Uint32Array {
+  const copy = new Uint32Array(2 * array.length);
+  copy.set(array);
+  return copy;
+}
+
+/**
+ * Sorts the first `count` records (`pairs`: each one's hash prefix, then its address) by key hash: a radix sort on the
+ * prefixes (two stable 16-bit passes through a second array, which population's peak memory has room for: the peak
+ * comes later, with the code entries), then records sharing a prefix (a few in a million: hashes are uniform) by
+ * insertion, by their whole hashes read from the store. An in-place (American flag) sort took twice as long.
+ */
+function sortByHash(store: RecordStore, pairs: Uint32Array, count: number): void {
+  const other = new Uint32Array(2 * count);
+  radixPass(pairs, other, count, 0);
+  radixPass(other, pairs, count, 16);
+  // `!` below: indexes stay below count
+  for (let start = 0; start < count; ) {
+    let stop = start + 1;
+    while (stop < count && pairs[2 * stop] === pairs[2 * start]) stop++;
+    // a run of one prefix: by whole hashes (only the addresses move)
+    for (let i = start + 1; i < stop; i++) {
+      const address = pairs[2 * i + 1]!;
+      const hash = store.hashView(address).slice();
+      let j = i;
+      while (j > start && store.compareHash(pairs[2 * (j - 1) + 1]!, hash, 0) > 0) {
+        pairs[2 * j + 1] = pairs[2 * (j - 1) + 1]!;
+        j--;
+      }
+      pairs[2 * j + 1] = address;
+    }
+    start = stop;
+  }
+}
+
+/** One stable counting-sort pass of the pairs in `from` into `to`, by the prefixes' 16 bits from `shift`. */
+function radixPass(from: Uint32Array, to: Uint32Array, count: number, shift: number): void {
+  const starts = new Int32Array(1 << 16);
+  // `!` below: indexes stay below count, digits below 2^16
+  for (let i = 0; i < count; i++) starts[(from[2 * i]! >>> shift) & 0xffff]!++;
+  for (let digit = 0, sum = 0; digit < starts.length; digit++) {
+    const n = starts[digit]!;
+    starts[digit] = sum;
+    sum += n;
+  }
+  for (let i = 0; i < count; i++) {
+    const prefix = from[2 * i]!;
+    const at = starts[(prefix >>> shift) & 0xffff]!++;
+    to[2 * at] = prefix;
+    to[2 * at + 1] = from[2 * i + 1]!;
   }
 }
 
