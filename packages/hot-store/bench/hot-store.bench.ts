@@ -1,0 +1,384 @@
+// @strata/hot-store benchmarks, each against a stellar-rpc v1-style SQLite events table (v1-baseline.ts) in the
+// same run:
+// - ingest (events/s, index included, one ledger per transaction) and ingest.apply-p99 (ms per ledger, p99 over all
+//   ledgers of a full pubnet-like chunk, with the first 1,000 ledgers' p99 beside it; .growth is their ratio, the
+//   #973 regression as a figure) over a whole chunk of pubnet-like ledgers (pubnet-like.ts: 10,000 ledgers, ~900
+//   events each, from @strata/ledger-meta's generator);
+// - fetch-1000-scattered (p50 with p99, ms): 1,000 random ordinals of the full chunk, sorted, fetched at once;
+// - memory-per-term (bytes per term: the heap and external memory the rebuilt index takes, over its distinct terms)
+//   and reopen (s: open a full chunk, index rebuilt from the durable postings), each in a fresh process;
+// - query.pubnet-mix (p50 with p99, ms, and .p99): the 700 real requests of ../shared/fixtures/pubnet-getevents
+//   through @strata/match's engine over the store, limit 1000, against @strata/match's bench corpus (8.4 M events
+//   whose dominant contracts and topics are those of the requests) ingested into the store; engine only (no service
+//   layer). Skipped, with the reason logged, when the fixture is missing.
+// Sizes: STRATA_HOT_BENCH_LEDGERS (default 10,000; 300 under STRATA_BENCH_QUICK), STRATA_HOT_BENCH_EVENTS (900).
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BenchSession, measurePeakRss, quickMode, runBench, summarize } from '@strata/bench';
+import {
+  type ChunkReader,
+  compilePostFilter,
+  deriveTermsInto,
+  MAX_TERMS_PER_EVENT,
+  type OrdinalWindow,
+  type StorageFilter,
+  TERM_KEY_BYTES,
+} from '@strata/events';
+import { matchEvents, planQuery } from '@strata/match';
+import { loadPubnetRequests, loadPubnetVocabulary, pubnetMissingReason } from '../../match/bench/pubnet-requests.js';
+import { CHUNK_ID, corpusVocabulary, FULL_CHUNK_EVENTS, SyntheticChunk } from '../../match/bench/synthetic-chunk.js';
+import { HotStore } from '../src/index.js';
+import { chunkLedgers, type PubnetLikeOptions, templatePayloads } from './pubnet-like.js';
+import type { ReopenRun } from './reopen.js';
+import { V1EventsTable } from './v1-baseline.js';
+
+const LEDGERS = Number(process.env.STRATA_HOT_BENCH_LEDGERS ?? (quickMode ? 300 : 10_000));
+const EVENTS_PER_LEDGER = Number(process.env.STRATA_HOT_BENCH_EVENTS ?? 900);
+const FIRST_LEDGERS = Math.min(1_000, LEDGERS);
+const GENERATED_CHUNK = 1;
+const BASELINE = 'stellar-rpc v1-style SQLite events table, indexes (contract_id, id) and (topic1, id)';
+const log = (line: string) => console.log(`  ${line}`);
+const reopenModule = fileURLToPath(new URL('./reopen.ts', import.meta.url));
+
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!;
+}
+const sortedCopy = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+
+const root = join(tmpdir(), `strata-bench-hot-store-${process.pid}`);
+mkdirSync(root, { recursive: true });
+try {
+  await runBench(async (bench) => {
+    const full = await ingestGenerated(bench);
+    await measureReopen(bench, full);
+    await measureFetch(bench, full);
+    await measurePubnetMix(bench);
+  });
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+interface FullChunk {
+  readonly hotPath: string;
+  readonly v1Dir: string;
+  readonly events: number;
+  readonly terms: number;
+}
+
+/** ingest, ingest.apply-p99 and its growth over one whole generated chunk, both stores side by side. */
+async function ingestGenerated(bench: BenchSession): Promise<FullChunk> {
+  const options: PubnetLikeOptions = {
+    chunkId: GENERATED_CHUNK,
+    ledgers: LEDGERS,
+    eventsPerLedger: EVENTS_PER_LEDGER,
+    templateLedgers: quickMode ? 20 : 250,
+    ledgersPerAccountEpoch: 10,
+  };
+  let started = performance.now();
+  const templates = templatePayloads(options);
+  log(`${templates.length} template ledgers generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const hotPath = join(root, 'generated-hot.sqlite');
+  const v1Dir = join(root, 'generated-v1');
+  mkdirSync(v1Dir);
+  const store = HotStore.open(hotPath, { chunkId: GENERATED_CHUNK, create: true });
+  const v1 = new V1EventsTable(v1Dir, 'full');
+  const hotMs: number[] = [];
+  const v1Ms: number[] = [];
+  const terms = new Set<string>();
+  const termBytes = new Uint8Array(MAX_TERMS_PER_EVENT * TERM_KEY_BYTES);
+  const termBuffer = Buffer.from(termBytes.buffer);
+  let events = 0;
+  started = performance.now();
+  for (const { ledger, payloads } of chunkLedgers(options, templates)) {
+    let t0 = performance.now();
+    store.ingestLedger(ledger, payloads);
+    hotMs.push(performance.now() - t0);
+    t0 = performance.now();
+    v1.ingest(ledger, payloads);
+    v1Ms.push(performance.now() - t0);
+    events += payloads.length;
+    for (const payload of payloads) {
+      const n = deriveTermsInto(payload, termBytes, 0);
+      for (let i = 0; i < n; i++)
+        terms.add(termBuffer.toString('latin1', i * TERM_KEY_BYTES, (i + 1) * TERM_KEY_BYTES));
+    }
+    if (hotMs.length % 1000 === 0) {
+      log(
+        `${hotMs.length} ledgers, ${events} events, ${terms.size} terms (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
+    }
+  }
+  store.close();
+  v1.close();
+  const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+  const shape = `${LEDGERS} ledgers, ${events} pubnet-like events (${(events / LEDGERS).toFixed(0)} a ledger), ${terms.size} distinct terms; synchronous full on both`;
+  bench.record(
+    {
+      id: 'ingest',
+      value: events / (sum(hotMs) / 1000),
+      unit: 'ops/s',
+      higherIsBetter: true,
+      baseline: { name: BASELINE, value: events / (sum(v1Ms) / 1000), unit: 'ops/s' },
+    },
+    { target: { value: 200_000 }, note: `events/s, index included, one ledger per transaction; ${shape}` },
+  );
+  const hotAll = sortedCopy(hotMs);
+  const hotFirst = sortedCopy(hotMs.slice(0, FIRST_LEDGERS));
+  const v1All = sortedCopy(v1Ms);
+  const v1First = sortedCopy(v1Ms.slice(0, FIRST_LEDGERS));
+  const p = (values: readonly number[], q: number) => percentile(values, q);
+  const described = (first: number[], all: number[]) =>
+    `first ${FIRST_LEDGERS}: p50 ${p(first, 0.5).toFixed(2)} / p99 ${p(first, 0.99).toFixed(2)} ms; all ${LEDGERS}: p50 ${p(all, 0.5).toFixed(2)} / p99 ${p(all, 0.99).toFixed(2)} ms`;
+  bench.record(
+    {
+      id: 'ingest.apply-p99',
+      value: p(hotAll, 0.99),
+      unit: 'ms',
+      higherIsBetter: false,
+      baseline: { name: BASELINE, value: p(v1All, 0.99), unit: 'ms' },
+    },
+    {
+      note: `one ledger's ingest, p99 over all ${LEDGERS} ledgers; store ${described(hotFirst, hotAll)}; baseline ${described(v1First, v1All)}`,
+    },
+  );
+  bench.record(
+    {
+      id: 'ingest.apply-p99.growth',
+      value: p(hotAll, 0.99) / p(hotFirst, 0.99),
+      unit: 'x',
+      higherIsBetter: false,
+      baseline: { name: BASELINE, value: p(v1All, 0.99) / p(v1First, 0.99), unit: 'x' },
+    },
+    { target: { value: 1.5 }, note: `p99 over all ${LEDGERS} ledgers ÷ p99 over the first ${FIRST_LEDGERS}` },
+  );
+  return { hotPath, v1Dir, events, terms: terms.size };
+}
+
+/** reopen and memory-per-term: each open in a fresh process, the two stores alternating. */
+async function measureReopen(bench: BenchSession, full: FullChunk): Promise<void> {
+  const hot: ReopenRun[] = [];
+  const v1: ReopenRun[] = [];
+  for (let round = 0; round < bench.rounds; round++) {
+    const execArgv = ['--expose-gc', '--max-old-space-size=8192'];
+    const mine = await measurePeakRss({
+      module: reopenModule,
+      exportName: 'reopenHot',
+      args: [full.hotPath, GENERATED_CHUNK],
+      execArgv,
+    });
+    const theirs = await measurePeakRss({ module: reopenModule, exportName: 'reopenV1', args: [full.v1Dir], execArgv });
+    hot.push(mine.result as ReopenRun);
+    v1.push(theirs.result as ReopenRun);
+    if (hot.at(-1)!.eventCount !== full.events)
+      throw new Error(`reopen found ${hot.at(-1)!.eventCount} events, expected ${full.events}`);
+  }
+  const median = (runs: ReopenRun[], pick: (run: ReopenRun) => number) => summarize(runs.map(pick)).median;
+  bench.record(
+    {
+      id: 'reopen',
+      value: median(hot, (r) => r.ms) / 1000,
+      unit: 's',
+      higherIsBetter: false,
+      baseline: {
+        name: `${BASELINE} (open only: v1 keeps no in-memory index)`,
+        value: median(v1, (r) => r.ms) / 1000,
+        unit: 's',
+      },
+    },
+    {
+      note: `open a full chunk (${full.events} events) and rebuild its in-memory index from the durable postings; fresh process each, median of ${bench.rounds}`,
+    },
+  );
+  bench.record(
+    {
+      id: 'memory-per-term',
+      value: median(hot, (r) => r.indexBytes) / full.terms,
+      unit: 'bytes',
+      higherIsBetter: false,
+    },
+    {
+      target: { value: 100 },
+      note: `heap + external memory of the rebuilt index ÷ its ${full.terms} distinct terms, ${full.events} events (Go's hot index: ~170 B/term)`,
+    },
+  );
+}
+
+/** fetch-1000-scattered: 1,000 random ordinals of the full chunk, sorted, one fetch; the baseline selects each by id. */
+async function measureFetch(bench: BenchSession, full: FullChunk): Promise<void> {
+  const store = HotStore.open(full.hotPath, { chunkId: GENERATED_CHUNK });
+  const v1 = new V1EventsTable(full.v1Dir, 'full');
+  try {
+    const reader = store.reader();
+    let seed = 12345;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const requests = Array.from({ length: quickMode ? 20 : 200 }, () => {
+      const set = new Set<number>();
+      while (set.size < 1000) set.add(Math.floor(random() * full.events));
+      return Uint32Array.from([...set].sort((a, b) => a - b));
+    });
+    const first = await reader.fetchEvents(requests[0]!);
+    const theirs = v1.fetch(requests[0]!);
+    for (let i = 0; i < first.length; i++) {
+      if (Buffer.compare(first[i]!, theirs[i]!) !== 0)
+        throw new Error(`fetch: ordinal ${requests[0]![i]} differs from the baseline`);
+    }
+    const mine: number[] = [];
+    const base: number[] = [];
+    for (let round = 0; round < bench.rounds; round++) {
+      for (const ids of requests) {
+        const t0 = performance.now();
+        await reader.fetchEvents(ids);
+        const t1 = performance.now();
+        v1.fetch(ids);
+        base.push(performance.now() - t1);
+        mine.push(t1 - t0);
+      }
+    }
+    const m = sortedCopy(mine);
+    const b = sortedCopy(base);
+    bench.record(
+      {
+        id: 'fetch-1000-scattered',
+        value: percentile(m, 0.5),
+        unit: 'ms',
+        higherIsBetter: false,
+        p99: percentile(m, 0.99),
+        samples: m.length,
+        baseline: {
+          name: `${BASELINE}: a point select per id`,
+          value: percentile(b, 0.5),
+          unit: 'ms',
+          p99: percentile(b, 0.99),
+        },
+      },
+      { target: { value: 2 }, note: `1,000 random ordinals of ${full.events}, sorted, one fetchEvents; p50 with p99` },
+    );
+    await reader.close();
+  } finally {
+    store.close();
+    v1.close();
+  }
+}
+
+/** One limit-`limit` page through the match engine: count and XOR of the ordinals. */
+async function enginePage(
+  reader: ChunkReader,
+  filters: readonly StorageFilter[],
+  window: OrdinalWindow,
+  limit: number,
+): Promise<{ count: number; checksum: number }> {
+  const plan = planQuery(filters);
+  const postFilter = compilePostFilter(filters);
+  let count = 0;
+  let checksum = 0;
+  for await (const match of matchEvents(reader, plan, postFilter, window, {
+    direction: 'asc',
+    firstBatch: limit + 1,
+  })) {
+    count++;
+    checksum ^= match.ordinal;
+    if (count >= limit) break;
+  }
+  return { count, checksum };
+}
+
+/** query.pubnet-mix: the real requests over @strata/match's bench corpus ingested into the store. */
+async function measurePubnetMix(bench: BenchSession): Promise<void> {
+  const missing = pubnetMissingReason();
+  if (missing !== undefined) {
+    log(`query.pubnet-mix skipped: ${missing}`);
+    return;
+  }
+  const events = quickMode ? FULL_CHUNK_EVENTS / 16 : FULL_CHUNK_EVENTS;
+  let started = performance.now();
+  const corpus = new SyntheticChunk(events, corpusVocabulary(loadPubnetVocabulary()));
+  log(`pubnet corpus (${events} events) built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const hotPath = join(root, 'pubnet-hot.sqlite');
+  const v1Dir = join(root, 'pubnet-v1');
+  mkdirSync(v1Dir);
+  const store = HotStore.open(hotPath, { chunkId: CHUNK_ID, create: true, synchronous: 'normal' });
+  const v1 = new V1EventsTable(v1Dir, 'normal');
+  const offsets = corpus.ledgerOffsets();
+  started = performance.now();
+  for (let ledger = offsets.startLedger; ledger <= offsets.lastLedger; ledger++) {
+    const window = offsets.windowForLedgers(ledger, ledger);
+    const payloads = (await corpus.fetchRange(window)).map((event) => event.payload);
+    store.ingestLedger(ledger, payloads);
+    v1.ingest(ledger, payloads);
+  }
+  log(`pubnet corpus ingested into both stores in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const reader = store.reader();
+  try {
+    const all = loadPubnetRequests();
+    const requests = quickMode ? all.filter((_, i) => i % 10 === 0) : all;
+    const runs = requests.map((request) => {
+      const window = reader.ledgerOffsets().windowForLedgers(request.startLedger, request.endLedger - 1);
+      const postFilter = compilePostFilter(request.filters);
+      return {
+        engine: () => enginePage(reader, request.filters, window, request.limit),
+        baseline: async () => v1.page(request.filters, postFilter, window.start, window.end, request.limit),
+      };
+    });
+    for (const [i, run] of runs.entries()) {
+      const [mine, theirs] = [await run.engine(), await run.baseline()];
+      if (mine.count !== theirs.count || mine.checksum !== theirs.checksum) {
+        throw new Error(`pubnet request ${requests[i]!.id}: the store's page differs from the baseline's`);
+      }
+    }
+    const samples = runs.map(() => ({ engine: [] as number[], baseline: [] as number[] }));
+    for (let round = 0; round < bench.rounds; round++) {
+      for (const [i, run] of runs.entries()) {
+        const t0 = performance.now();
+        await run.engine();
+        const t1 = performance.now();
+        await run.baseline();
+        samples[i]!.engine.push(t1 - t0);
+        samples[i]!.baseline.push(performance.now() - t1);
+      }
+    }
+    const mine = sortedCopy(samples.map((s) => summarize(s.engine).median));
+    const theirs = sortedCopy(samples.map((s) => summarize(s.baseline).median));
+    const note = `ms per request over ${runs.length} real requests (median of ${bench.rounds} runs each), limit 1000, engine only, over ${events} events in the store`;
+    bench.record(
+      {
+        id: 'query.pubnet-mix',
+        value: percentile(mine, 0.5),
+        unit: 'ms',
+        higherIsBetter: false,
+        p99: percentile(mine, 0.99),
+        samples: runs.length,
+        baseline: {
+          name: `${BASELINE}: SQL range scan by contract id, post-filter`,
+          value: percentile(theirs, 0.5),
+          unit: 'ms',
+          p99: percentile(theirs, 0.99),
+        },
+      },
+      { target: { value: 2.23 }, note },
+    );
+    bench.record(
+      {
+        id: 'query.pubnet-mix.p99',
+        value: percentile(mine, 0.99),
+        unit: 'ms',
+        higherIsBetter: false,
+        samples: runs.length,
+        baseline: {
+          name: `${BASELINE}: SQL range scan by contract id, post-filter`,
+          value: percentile(theirs, 0.99),
+          unit: 'ms',
+        },
+      },
+      { target: { value: 4.18 }, note },
+    );
+  } finally {
+    await reader.close();
+    store.close();
+    v1.close();
+  }
+}

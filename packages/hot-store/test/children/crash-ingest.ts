@@ -1,0 +1,47 @@
+// The crash test's child: ingests synthetic ledgers into a hot store until it is killed (or reaches the last
+// ledger), announcing each call on stdout synchronously — "A <last ledger>" before the call, "C <last ledger>"
+// once it returned (committed) — so the parent knows exactly which commits may have happened when it kills.
+// It loads its modules first and opens the store only when the parent writes a line to its stdin, so the parent
+// can keep children warm while another one runs. argv: path, chunkId, seed, lastLedger, maxEvents.
+import { writeSync } from 'node:fs';
+import { chunkFirstLedger } from '@strata/events';
+import { HotStore } from '../../src/index.js';
+import { prng, syntheticLedger } from '../support.js';
+
+const [path, chunkArg, seedArg, lastArg, maxArg] = process.argv.slice(2) as [string, string, string, string, string];
+const chunkId = Number(chunkArg);
+const seed = Number(seedArg);
+const last = Number(lastArg);
+const maxEvents = Number(maxArg);
+/** Writes a whole line to the stdout pipe before returning (retrying while the pipe is full: it is non-blocking). */
+function say(line: string): void {
+  const bytes = Buffer.from(`${line}\n`);
+  let at = 0;
+  while (at < bytes.length) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    }
+  }
+}
+
+await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+process.stdin.pause();
+const store = HotStore.open(path, { chunkId, create: true });
+let next = (store.latestLedger ?? chunkFirstLedger(chunkId) - 1) + 1;
+say(`R ${next - 1}`);
+const random = prng(seed ^ next);
+while (next <= last) {
+  const size = Math.min(last - next + 1, random() < 0.2 ? 1 + Math.floor(random() * 4) : 1);
+  const batch = Array.from({ length: size }, (_, i) => ({
+    ledger: next + i,
+    payloads: syntheticLedger(seed, next + i, maxEvents),
+  }));
+  say(`A ${next + size - 1}`);
+  store.ingestLedgers(batch);
+  say(`C ${next + size - 1}`);
+  next += size;
+}
+store.close();
+say('D');
