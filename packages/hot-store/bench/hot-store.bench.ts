@@ -83,7 +83,7 @@ async function ingestGenerated(bench: BenchSession): Promise<FullChunk> {
   const v1Dir = join(root, 'generated-v1');
   mkdirSync(v1Dir);
   const store = HotStore.open(hotPath, { chunkId: GENERATED_CHUNK, create: true });
-  const v1 = new V1EventsTable(v1Dir, 'full');
+  const v1 = new V1EventsTable(v1Dir, 'normal');
   const hotMs: number[] = [];
   const v1Ms: number[] = [];
   const terms = new Set<string>();
@@ -92,12 +92,12 @@ async function ingestGenerated(bench: BenchSession): Promise<FullChunk> {
   let events = 0;
   started = performance.now();
   for (const { ledger, payloads } of chunkLedgers(options, templates)) {
-    let t0 = performance.now();
+    const t0 = performance.now();
     store.ingestLedger(ledger, payloads);
-    hotMs.push(performance.now() - t0);
-    t0 = performance.now();
+    const t1 = performance.now();
+    hotMs.push(t1 - t0);
     v1.ingest(ledger, payloads);
-    v1Ms.push(performance.now() - t0);
+    v1Ms.push(performance.now() - t1);
     events += payloads.length;
     for (const payload of payloads) {
       const n = deriveTermsInto(payload, termBytes, 0);
@@ -110,17 +110,24 @@ async function ingestGenerated(bench: BenchSession): Promise<FullChunk> {
       );
     }
   }
+  // Both end durable (a FULL checkpoint), counted in their ingest time.
+  let t0 = performance.now();
+  store.sync();
+  const hotSyncMs = performance.now() - t0;
+  t0 = performance.now();
+  v1.sync();
+  const v1SyncMs = performance.now() - t0;
   store.close();
   v1.close();
   const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
-  const shape = `${LEDGERS} ledgers, ${events} pubnet-like events (${(events / LEDGERS).toFixed(0)} a ledger), ${terms.size} distinct terms; synchronous full on both`;
+  const shape = `${LEDGERS} ledgers, ${events} pubnet-like events (${(events / LEDGERS).toFixed(0)} a ledger), ${terms.size} distinct terms; synchronous normal on both, and one final sync (FULL checkpoint) each, counted`;
   bench.record(
     {
       id: 'ingest',
-      value: events / (sum(hotMs) / 1000),
+      value: events / ((sum(hotMs) + hotSyncMs) / 1000),
       unit: 'ops/s',
       higherIsBetter: true,
-      baseline: { name: BASELINE, value: events / (sum(v1Ms) / 1000), unit: 'ops/s' },
+      baseline: { name: BASELINE, value: events / ((sum(v1Ms) + v1SyncMs) / 1000), unit: 'ops/s' },
     },
     { target: { value: 200_000 }, note: `events/s, index included, one ledger per transaction; ${shape}` },
   );

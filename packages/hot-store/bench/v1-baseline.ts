@@ -88,6 +88,11 @@ export class V1EventsTable {
     return { count, checksum };
   }
 
+  /** Makes every commit durable: a FULL checkpoint. */
+  sync(): void {
+    this.db.pragma('wal_checkpoint(FULL)');
+  }
+
   close(): void {
     this.db.close();
   }

@@ -71,11 +71,15 @@ export class ChunkImage {
   }
 }
 
-const termScratch = new Uint8Array(MAX_TERMS_PER_EVENT * TERM_KEY_BYTES);
+/** Stored events whose terms indexStoredEvents derives before adding them in one TermIndex.addEvents call. */
+const INDEX_BATCH_EVENTS = 4096;
+const termScratch = new Uint8Array(INDEX_BATCH_EVENTS * MAX_TERMS_PER_EVENT * TERM_KEY_BYTES);
+const countScratch = new Uint8Array(INDEX_BATCH_EVENTS);
 
 /**
  * Adds the terms of the events with ordinals [from, to) to `index`, reading them from the database (inside the
- * caller's read transaction). A payload that does not derive is CORRUPT: it was valid when it was ingested.
+ * caller's read transaction), INDEX_BATCH_EVENTS events per addEvents call. A payload that does not derive is
+ * CORRUPT: it was valid when it was ingested.
  */
 export function indexStoredEvents(db: Database.Database, file: string, index: TermIndex, from: number, to: number) {
   if (from >= to) return;
@@ -84,11 +88,18 @@ export function indexStoredEvents(db: Database.Database, file: string, index: Te
     .raw()
     .iterate(from, to) as IterableIterator<[number, Uint8Array]>;
   let expected = from;
+  let batched = 0;
+  let at = 0;
+  const flush = () => {
+    index.addEvents(termScratch, countScratch, batched, expected - batched);
+    batched = 0;
+    at = 0;
+  };
   for (const [ordinal, payload] of rows) {
     if (ordinal !== expected) throw corrupt(file, `event ${expected} is missing`, 'events');
     let n: number;
     try {
-      n = deriveTermsInto(payload, termScratch, 0);
+      n = deriveTermsInto(payload, termScratch, at);
     } catch (error) {
       if (!(error instanceof EventsError)) throw error;
       throw new HotStoreError(HotStoreErrorCode.CORRUPT, `stored event ${ordinal}: ${error.message}`, {
@@ -97,9 +108,12 @@ export function indexStoredEvents(db: Database.Database, file: string, index: Te
         cause: error,
       });
     }
-    for (let t = 0; t < n; t++) index.add(termScratch, t * TERM_KEY_BYTES, ordinal);
+    countScratch[batched++] = n;
+    at += n * TERM_KEY_BYTES;
     expected++;
+    if (batched === INDEX_BATCH_EVENTS) flush();
   }
+  if (batched > 0) flush();
   if (expected !== to) throw corrupt(file, `events ${expected}..${to - 1} are missing`, 'events');
 }
 

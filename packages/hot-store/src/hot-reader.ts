@@ -23,6 +23,12 @@ export const MAX_FETCH_EVENTS = 65_536;
 export const MAX_LOOKUP_TERMS = 65_536;
 /** Payloads of one fetch are copied into buffers of this many bytes (larger payloads get their own). */
 const FETCH_BLOCK_BYTES = 256 * 1024;
+/**
+ * Ordinals bound per statement call of fetchEvents: one prepared `ordinal IN (?, ..., ?)` of this many parameters,
+ * the last group padded with its last ordinal. Measured (1,000 scattered ordinals): 32 and 64 alike, both ~3x
+ * faster than one `json_each` list per call and than a point select per ordinal; 256 no better.
+ */
+export const FETCH_ARITY = 64;
 
 function badArgument(field: string, detail: string): never {
   throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
@@ -31,27 +37,44 @@ function badArgument(field: string, detail: string): never {
 /** The prepared reads of one connection. */
 export class ReadStatements {
   private readonly pick: Database.Statement;
+  private readonly pickArgs: number[] = new Array(FETCH_ARITY).fill(0);
   private readonly range: Database.Statement;
 
   constructor(readonly db: Database.Database) {
+    const parameters = Array.from({ length: FETCH_ARITY }, () => '?').join(', ');
     this.pick = db
-      .prepare('SELECT ordinal, payload FROM events WHERE ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal')
+      .prepare(`SELECT ordinal, payload FROM events WHERE ordinal IN (${parameters}) ORDER BY ordinal`)
       .raw();
     this.range = db
       .prepare('SELECT ordinal, payload FROM events WHERE ordinal >= ? AND ordinal < ? ORDER BY ordinal')
       .raw();
   }
 
-  /** Rows of `ordinals` (ascending, unique), one statement; payloads copied into per-batch blocks. */
+  /**
+   * Rows of `ordinals` (ascending, unique) through one prepared statement, FETCH_ARITY ordinals per call; payloads
+   * copied into per-batch blocks.
+   */
   pickEvents(ordinals: ArrayLike<number>, file: string): Uint8Array[] {
     const copies = new BatchBuffers();
     const out: Uint8Array[] = [];
-    const json = JSON.stringify(Array.from(ordinals));
-    for (const [ordinal, payload] of this.pick.iterate(json) as IterableIterator<[number, Uint8Array]>) {
-      if (ordinal !== ordinals[out.length]) break;
-      out.push(copies.copy(payload));
+    const args = this.pickArgs;
+    for (let from = 0; from < ordinals.length; from += FETCH_ARITY) {
+      const to = Math.min(ordinals.length, from + FETCH_ARITY);
+      const expected = out.length + (to - from);
+      let rows: IterableIterator<[number, Uint8Array]>;
+      if (ordinals[to - 1]! - ordinals[from]! === to - from - 1) {
+        // A run of consecutive ordinals: one range scan (measured ~25 % cheaper than the IN list for a full run).
+        rows = this.range.iterate(ordinals[from], ordinals[to - 1]! + 1) as IterableIterator<[number, Uint8Array]>;
+      } else {
+        for (let i = 0; i < FETCH_ARITY; i++) args[i] = ordinals[Math.min(from + i, to - 1)]!;
+        rows = this.pick.iterate(args) as IterableIterator<[number, Uint8Array]>;
+      }
+      for (const [ordinal, payload] of rows) {
+        if (ordinal !== ordinals[out.length]) break;
+        out.push(copies.copy(payload));
+      }
+      if (out.length !== expected) throw corrupt(file, `event ${ordinals[out.length]} is missing`, 'events');
     }
-    if (out.length !== ordinals.length) throw corrupt(file, `event ${ordinals[out.length]} is missing`, 'events');
     return out;
   }
 

@@ -4,6 +4,7 @@
 
 export { HotStoreError, HotStoreErrorCode, type HotStoreErrorContext } from './errors.js';
 export {
+  FETCH_ARITY,
   HotChunkReader,
   type HotReaderOptions,
   MAX_FETCH_EVENTS,
@@ -11,6 +12,7 @@ export {
   openHotReader,
 } from './hot-reader.js';
 export {
+  CHECKPOINT_BYTES,
   HotStore,
   type HotStoreOptions,
   type LedgerEvents,
@@ -22,9 +24,11 @@ export {
 export {
   type ConnectionOptions,
   DEFAULT_CACHE_KIB,
+  DEFAULT_MMAP_MIB,
   HOT_APPLICATION_ID,
   HOT_SCHEMA_VERSION,
   MAX_CACHE_KIB,
+  MAX_MMAP_MIB,
   MIN_CACHE_KIB,
   PAGE_SIZE_BYTES,
   type Synchronous,

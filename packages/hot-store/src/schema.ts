@@ -23,6 +23,15 @@ export const HOT_APPLICATION_ID = 0x53544853;
 export const PAGE_SIZE_BYTES = 4096;
 /** Default page cache per connection, in KiB (measured: see README "Storage settings"). */
 export const DEFAULT_CACHE_KIB = 16 * 1024;
+/**
+ * Default memory-mapped span per connection, in MiB (SQLite clamps it to its build's maximum, 2 GiB in
+ * better-sqlite3 12.11.1): pages inside it are read straight from the OS page cache, without a read() and a copy
+ * per page. Measured: 1,000 scattered fetches ~1.9 ms with it against ~5 ms without. 0 turns it off. An I/O error
+ * under a mapping is a SIGBUS rather than an IO error: turn it off where the disk is not trusted.
+ */
+export const DEFAULT_MMAP_MIB = 2048;
+/** Bounds of the mmapSizeMiB option. */
+export const MAX_MMAP_MIB = 64 * 1024;
 /** Bounds of the cacheSizeKiB option: 1 MiB to 4 GiB. */
 export const MIN_CACHE_KIB = 1024;
 export const MAX_CACHE_KIB = 4 * 1024 * 1024;
@@ -52,6 +61,8 @@ const FIXED_META: Readonly<Record<string, number>> = {
 export interface ConnectionOptions {
   /** Page cache of this connection in KiB, MIN_CACHE_KIB..MAX_CACHE_KIB; default DEFAULT_CACHE_KIB. */
   readonly cacheSizeKiB?: number;
+  /** Memory-mapped span of this connection in MiB, 0..MAX_MMAP_MIB (0: off); default DEFAULT_MMAP_MIB. */
+  readonly mmapSizeMiB?: number;
 }
 
 /** What an opened database says about itself. */
@@ -68,6 +79,9 @@ function applyCache(db: Database.Database, options: ConnectionOptions): void {
   const cache = options.cacheSizeKiB ?? DEFAULT_CACHE_KIB;
   checkInteger(cache, MIN_CACHE_KIB, MAX_CACHE_KIB, 'cacheSizeKiB');
   db.pragma(`cache_size = -${cache}`);
+  const mmap = options.mmapSizeMiB ?? DEFAULT_MMAP_MIB;
+  checkInteger(mmap, 0, MAX_MMAP_MIB, 'mmapSizeMiB');
+  db.pragma(`mmap_size = ${mmap * 1024 * 1024}`);
 }
 
 /**
@@ -110,6 +124,8 @@ export function openWriterDatabase(
     const meta = checkDatabase(db, path, chunkId);
     if (!empty && db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    // The writer checkpoints itself, after publishing (HotStore CHECKPOINT_BYTES), not inside a commit.
+    db.pragma('wal_autocheckpoint = 0');
     return { db, meta };
   } catch (error) {
     db?.close();

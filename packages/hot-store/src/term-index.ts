@@ -89,6 +89,11 @@ export class TermIndex {
   /** Free arena segments by size class (log2 of the capacity). */
   private readonly free: number[][] = [];
   private readonly dense: DenseTerm[] = [];
+  /** addEvents scratch: per dense term its slot among the call's touched terms (-1: none), and the postings. */
+  private denseSlot = new Int32Array(1024).fill(-1);
+  private pendingTerms = new Uint32Array(1024);
+  private pendingOrdinals = new Uint32Array(1024);
+  private grouped = new Uint32Array(1024);
   /** Term ids first posted in each slab not yet sealed, in first-posting order. */
   private readonly touched = new Map<number, number[]>();
   private sealedBelow = 0;
@@ -102,9 +107,69 @@ export class TermIndex {
     return this.termCount;
   }
 
-  /** Adds `ordinal` to the term whose key is `key[at, at + 16)`. Ordinals of one term must arrive ascending. */
-  add(key: Uint8Array, at: number, ordinal: number): void {
-    this.append(this.intern(key, at), ordinal);
+  /**
+   * Adds the events `first`, `first + 1`, ... of one ingest call: event e's terms are the next `termCounts[e]` keys
+   * of `keys` (16 bytes each, in order). Sparse terms take each ordinal as it comes; the ordinals of dense terms are
+   * gathered and added with one addMany per term (one native call per term and call instead of one per posting).
+   */
+  addEvents(keys: Uint8Array, termCounts: Uint8Array, events: number, first: number): void {
+    let postings = 0;
+    for (let e = 0; e < events; e++) postings += termCounts[e]!;
+    if (this.pendingTerms.length < postings) {
+      this.pendingTerms = new Uint32Array(postings * 2);
+      this.pendingOrdinals = new Uint32Array(postings * 2);
+    }
+    while (this.denseSlot.length < this.dense.length) this.growDenseSlots();
+    const touched: number[] = [];
+    const counts: number[] = [];
+    let pending = 0;
+    let k = 0;
+    for (let e = 0; e < events; e++) {
+      const ordinal = first + e;
+      const n = termCounts[e]!;
+      for (let t = 0; t < n; t++) {
+        const id = this.intern(keys, (k + t) * TERM_KEY_BYTES);
+        if (this.lengths[id] !== DENSE) {
+          this.append(id, ordinal);
+          continue;
+        }
+        this.noteSlab(id, ordinal);
+        const d = this.starts[id]!;
+        if (this.denseSlot.length <= d) this.growDenseSlots();
+        let slot = this.denseSlot[d]!;
+        if (slot < 0) {
+          slot = touched.length;
+          this.denseSlot[d] = slot;
+          touched.push(d);
+          counts.push(0);
+        }
+        counts[slot]!++;
+        this.pendingTerms[pending] = slot;
+        this.pendingOrdinals[pending++] = ordinal;
+      }
+      k += n;
+    }
+    if (pending === 0) return;
+    // Counting sort of the pending postings by term (stable: each term's ordinals stay ascending).
+    const starts = new Array<number>(touched.length);
+    let at = 0;
+    for (let slot = 0; slot < touched.length; slot++) {
+      starts[slot] = at;
+      at += counts[slot]!;
+    }
+    if (this.grouped.length < pending) this.grouped = new Uint32Array(this.pendingOrdinals.length);
+    const fill = starts.slice();
+    for (let p = 0; p < pending; p++) this.grouped[fill[this.pendingTerms[p]!]!++] = this.pendingOrdinals[p]!;
+    for (let slot = 0; slot < touched.length; slot++) {
+      const d = touched[slot]!;
+      const term = this.dense[d]!;
+      const from = starts[slot]!;
+      const to = from + counts[slot]!;
+      if (to - from === 1) term.bitmap.add(this.grouped[from]!);
+      else term.bitmap.addMany(this.grouped.subarray(from, to));
+      term.snapshot = undefined; // the next reader takes a new snapshot; the writer never clones
+      this.denseSlot[d] = -1;
+    }
   }
 
   /** Adds ascending `ordinals` (all above the term's current ones) to the term `key[at, at + 16)`. */
@@ -277,7 +342,14 @@ export class TermIndex {
     this.table = table;
   }
 
-  private append(id: number, ordinal: number): void {
+  private growDenseSlots(): void {
+    const slots = new Int32Array(this.denseSlot.length * 2).fill(-1);
+    slots.set(this.denseSlot);
+    this.denseSlot = slots;
+  }
+
+  /** Records that term `id` got an ordinal in the ordinal's slab (the slab's touched list, for sealing). */
+  private noteSlab(id: number, ordinal: number): void {
     const slab = ordinal >>> SLAB_SHIFT;
     if (this.lastSlab[id] !== slab) {
       this.lastSlab[id] = slab;
@@ -290,6 +362,10 @@ export class TermIndex {
         list.push(id);
       }
     }
+  }
+
+  private append(id: number, ordinal: number): void {
+    this.noteSlab(id, ordinal);
     const length = this.lengths[id]!;
     if (length === DENSE) {
       const term = this.dense[this.starts[id]!]!;

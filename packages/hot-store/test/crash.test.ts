@@ -1,6 +1,7 @@
-// Crash safety: a child process ingesting synthetic ledgers (one transaction per call, synchronous 'full', batches
-// now and then) is killed with SIGKILL at random moments — while opening and rebuilding, mid-ingest, mid-seal — at
-// least 100 times. The child announces each call on stdout synchronously before and after it ("A n" / "C n"), so
+// Crash safety: a child process ingesting synthetic ledgers (one transaction per call, synchronous 'normal', the
+// default, batches now and then, a WAL checkpoint in its worker thread every 16 KiB) is killed with SIGKILL at random
+// moments — while opening and rebuilding, mid-ingest, mid-seal, mid-checkpoint — at least 100 times. The child
+// announces each call on stdout synchronously before and after it ("A n" / "C n"), so
 // every reopen must show exactly the committed ledgers: the last "C", or the last "A" when the kill fell between
 // commit and report; never a part of a batch. Each reopen also checks every ledger's count and every new event's
 // bytes against the generator, and the rebuilt index against one derived from the events table from scratch.
@@ -25,6 +26,9 @@ import { firstIndexDifference, indexFromEventsTable, syntheticLedger } from './s
 const CHILD_SOURCE = fileURLToPath(new URL('./children/crash-ingest.ts', import.meta.url));
 const bundleDir = mkdtempSync(join(tmpdir(), 'strata-crash-child-'));
 const CHILD = join(bundleDir, 'crash-ingest.mjs');
+
+/** better-sqlite3's entry, for the child's checkpoint worker (it cannot resolve it from the bundle's directory). */
+const SQLITE_ENTRY = createRequire(import.meta.url).resolve('better-sqlite3');
 
 /** Native addons stay external, imported by absolute path (the bundle lives outside the workspace). */
 const NATIVE = /^(better-sqlite3|roaring|@node-rs\/xxhash)$/;
@@ -71,7 +75,7 @@ interface Warm {
 function spawnWarm(path: string, chunkId: number): Warm {
   const proc = fork(
     CHILD,
-    [path, String(chunkId), String(SEED), String(chunkFirstLedger(chunkId) + 9_999), String(MAX_EVENTS)],
+    [path, String(chunkId), String(SEED), String(chunkFirstLedger(chunkId) + 9_999), String(MAX_EVENTS), SQLITE_ENTRY],
     {
       execArgv: [],
       stdio: ['pipe', 'pipe', 'inherit', 'ipc'],
@@ -141,7 +145,8 @@ async function runLane(dir: string, lane: number, databases: number, random: () 
       if (random() < 0.15)
         setTimeout(kill, Math.floor(random() * 4)); // during open and rebuild
       else {
-        const delay = Math.floor(random() * 100);
+        // Children ingest several ledgers a millisecond (synchronous 'normal'): 50 ms keeps each round's checks short.
+        const delay = Math.floor(random() * 50);
         const ready = setInterval(() => {
           if (child.lines.some((l) => l.startsWith('R'))) {
             clearInterval(ready);

@@ -2,13 +2,23 @@
 // ledger), announcing each call on stdout synchronously — "A <last ledger>" before the call, "C <last ledger>"
 // once it returned (committed) — so the parent knows exactly which commits may have happened when it kills.
 // It loads its modules first and opens the store only when the parent writes a line to its stdin, so the parent
-// can keep children warm while another one runs. argv: path, chunkId, seed, lastLedger, maxEvents.
+// can keep children warm while another one runs. It checkpoints every CHECKPOINT_EVERY payload bytes (in its
+// checkpoint worker, started from better-sqlite3's entry the parent passes), so kills land in checkpoints too.
+// argv: path, chunkId, seed, lastLedger, maxEvents, better-sqlite3 entry.
 import { writeSync } from 'node:fs';
 import { chunkFirstLedger } from '@strata/events';
-import { HotStore } from '../../src/index.js';
+import { openHotStoreWith } from '../../src/hot-store.js';
 import { prng, syntheticLedger } from '../support.js';
 
-const [path, chunkArg, seedArg, lastArg, maxArg] = process.argv.slice(2) as [string, string, string, string, string];
+const [path, chunkArg, seedArg, lastArg, maxArg, sqliteEntry] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
+const CHECKPOINT_EVERY = 16 * 1024;
 const chunkId = Number(chunkArg);
 const seed = Number(seedArg);
 const last = Number(lastArg);
@@ -28,7 +38,7 @@ function say(line: string): void {
 
 await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
 process.stdin.pause();
-const store = HotStore.open(path, { chunkId, create: true });
+const store = openHotStoreWith(path, { chunkId, create: true }, { checkpointBytes: CHECKPOINT_EVERY, sqliteEntry });
 let next = (store.latestLedger ?? chunkFirstLedger(chunkId) - 1) + 1;
 say(`R ${next - 1}`);
 const random = prng(seed ^ next);
