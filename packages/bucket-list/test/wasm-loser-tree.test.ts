@@ -10,7 +10,11 @@
 //  4. Two TTL keys are ordered in the loop itself (a TTL key is its key hash, ordered as bytes), not by a call of the
 //     comparator: TTL keys differing in any one byte of their hash, live and dead, come out in the comparator's
 //     order, newest versions only, as from the JavaScript tree.
+//  5. A tree closed hands its arena to the next tree (population's three scans run in one arena), which gives the
+//     same entries as a tree in a new arena; a tree still open keeps its own (two trees read in turns give each the
+//     JavaScript tree's entries); a closed tree refuses to be read (its arena may be another tree's).
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { AssertionError } from '@strata/base';
 import {
   compareLedgerKeys,
   encodeLedgerEntry,
@@ -155,9 +159,9 @@ describe('page checks', () => {
   });
 });
 
-it('a malformed record mark is BAD_RECORD_MARK at its file and offset, in the loop as in the JavaScript tree', () => {
-  const dir = tempDir('wasm-loser-tree-mark');
-  const numbers = Array.from({ length: 300 }, (_, n) => n);
+/** Two buckets of ACCOUNT entries 0..count-1 (a third of them newer in the first), indexed, and the tree's inputs. */
+function twoAccountBuckets(dir: string, count: number) {
+  const numbers = Array.from({ length: count }, (_, n) => n);
   const files = [
     accounts(
       dir,
@@ -171,6 +175,11 @@ it('a malformed record mark is BAD_RECORD_MARK at its file and offset, in the lo
     const range = indexes[i]!.typeRanges.get(ACCOUNT)!;
     return { path: file.path!, start: range.start, end: range.end, check: undefined };
   });
+  return { files, indexes, inputs };
+}
+
+it('a malformed record mark is BAD_RECORD_MARK at its file and offset, in the loop as in the JavaScript tree', () => {
+  const { files, indexes, inputs } = twoAccountBuckets(tempDir('wasm-loser-tree-mark'), 300);
   // The mark of the older bucket's 200th record, cleared (no last-fragment bit): records are the same size here.
   const recordBytes = (inputs[1]!.end - inputs[1]!.start) / 300;
   const markAt = inputs[1]!.start + 200 * recordBytes;
@@ -246,6 +255,48 @@ it('orders TTL keys in the loop by their hash bytes, whichever byte they differ 
       }
       expect(entries.map(hex)).toEqual(expected.map(hex));
     }
+  } finally {
+    for (const index of indexes) index.close();
+  }
+});
+
+it('hands the arena of a closed tree to the next one, never one still in use, and refuses reads after close', () => {
+  const { indexes, inputs } = twoAccountBuckets(tempDir('wasm-loser-tree-arena'), 400);
+  const arenaOf = (tree: LoserTree) => (tree as unknown as { arena: unknown }).arena;
+  const drain = (tree: LoserTree) => {
+    const entries: string[] = [];
+    for (let entry = tree.next(); entry !== undefined; entry = tree.next()) entries.push(hex(entry));
+    return entries;
+  };
+  try {
+    const reference = new LoserTree(inputs, { arena: false });
+    const expected = drain(reference);
+    reference.close();
+    expect(expected.length).toBe(400);
+    const first = new LoserTree(inputs);
+    const arena = arenaOf(first);
+    expect(arena).toBeDefined();
+    expect(drain(first)).toEqual(expected);
+    first.close();
+    expect(() => first.next()).toThrow(AssertionError);
+    const second = new LoserTree(inputs);
+    expect(arenaOf(second)).toBe(arena);
+    const third = new LoserTree(inputs);
+    expect(arenaOf(third)).not.toBe(arena);
+    // read in turns: neither tree may see the other's records
+    const fromSecond: string[] = [];
+    const fromThird: string[] = [];
+    for (;;) {
+      const a = second.next();
+      const b = third.next();
+      if (a !== undefined) fromSecond.push(hex(a));
+      if (b !== undefined) fromThird.push(hex(b));
+      if (a === undefined && b === undefined) break;
+    }
+    second.close();
+    third.close();
+    expect(fromSecond).toEqual(expected);
+    expect(fromThird).toEqual(expected);
   } finally {
     for (const index of indexes) index.close();
   }

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measurePeakRss, quickMode, runBench, summarize } from '@strata/bench';
+import { measureIdleRss, measurePeakRss, quickMode, runBench, summarize } from '@strata/bench';
 import { BucketManager } from '@strata/bucket-list';
 import type { PopulationMode, PopulationRun } from './population.js';
 import { writePopulationState } from './population-data.js';
@@ -84,14 +84,25 @@ try {
         }
       }
       runs[mode].push({ ...result, rss: report.peakRssBytes });
+      const byWorker = mode === 'scan-only' ? '' : `, ${result.keysHashedByWorker} keys hashed by the worker`;
       console.log(
-        `  round ${round + 1} ${mode}: ${(result.ms / 1000).toFixed(2)} s, peak RSS ${(report.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
+        `  round ${round + 1} ${mode}: ${(result.ms / 1000).toFixed(2)} s, peak RSS ${(report.peakRssBytes / 2 ** 20).toFixed(0)} MiB${byWorker}`,
       );
     }
   }
   if (runs['loser-tree'][0]!.stateSizeBytes !== runs.baseline[0]!.stateSizeBytes) {
     throw new Error('the two approaches built states of different sizes');
   }
+  // Context for the peak-RSS ratio (printed only; the recorded figure is unchanged): the spread of each mode's peaks
+  // (the baseline's own swings by 100 MiB and more from run to run), and the floor every child starts from.
+  const idle = await measureIdleRss();
+  const spread = (mode: PopulationMode) => {
+    const peaks = runs[mode].map((run) => run.rss / 2 ** 20);
+    return `${Math.min(...peaks).toFixed(0)}-${Math.max(...peaks).toFixed(0)} MiB`;
+  };
+  console.log(
+    `  peak RSS spread: loser-tree ${spread('loser-tree')}, baseline ${spread('baseline')}, scan-only ${spread('scan-only')}; an idle child ${(idle.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
+  );
   const median = (mode: PopulationMode, pick: (run: Run) => number) => summarize(runs[mode].map(pick)).median;
   const seconds = (mode: PopulationMode) => median(mode, (run) => run.ms) / 1000;
   const shape = `${DATA_KEYS} CONTRACT_DATA + their TTLs + ${CODES} CONTRACT_CODE (+ TTLs) live, ${written.bucketEntries} bucket entries (~5 versions a key), ${ROUNDS} round(s), each run a fresh process`;

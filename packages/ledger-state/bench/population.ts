@@ -16,6 +16,8 @@ export interface PopulationRun {
   entriesWithoutTtl: number;
   /** Entries the scans handed over (data + TTL + code). */
   scanned: number;
+  /** Data keys the state's hash worker hashed (0 for scan-only). */
+  keysHashedByWorker: number;
 }
 
 export async function populate(dir: string, mode: PopulationMode, memCostParamsHex: string): Promise<PopulationRun> {
@@ -44,7 +46,7 @@ export async function populate(dir: string, mode: PopulationMode, memCostParamsH
         });
       }
       const ms = performance.now() - started;
-      return { ms, data: 0, code: 0, stateSizeBytes: bytes, entriesWithoutTtl: 0, scanned };
+      return { ms, data: 0, code: 0, stateSizeBytes: bytes, entriesWithoutTtl: 0, scanned, keysHashedByWorker: 0 };
     }
     const state = new SorobanState();
     const report = state.populate(source, {
@@ -59,6 +61,7 @@ export async function populate(dir: string, mode: PopulationMode, memCostParamsH
       stateSizeBytes: state.stateSizeBytes,
       entriesWithoutTtl: state.entriesWithoutTtl,
       scanned,
+      keysHashedByWorker: report.keysHashedByWorker,
     };
   } finally {
     view.release();

@@ -64,10 +64,10 @@ export class KeyHasher {
 
   /**
    * hashInto of the message `buffer[start, start + length)`, for a buffer holding several (population hashes keys a
-   * batch at a time): `buffer` must have `start + length + SHA256_PADDING_BYTES` bytes. The message's blocks are
-   * compared with the ones kept when `start` and the buffer are 4-aligned.
+   * batch at a time), into `out[outAt, outAt + 32)`: `buffer` must have `start + length + SHA256_PADDING_BYTES`
+   * bytes. The message's blocks are compared with the ones kept when `start` and the buffer are 4-aligned.
    */
-  hashAt(buffer: Uint8Array, start: number, length: number, out: Uint8Array): void {
+  hashAt(buffer: Uint8Array, start: number, length: number, out: Uint8Array, outAt = 0): void {
     const totalBlocks = ((length + 8) >>> 6) + 1;
     const wholeBlocks = Math.min(length >>> 6, CACHED_BLOCKS);
     const words = start % 4 !== 0 ? undefined : buffer === this.buffer ? this.words : this.wordsOf(buffer);
@@ -82,7 +82,7 @@ export class KeyHasher {
       }
     }
     if (totalBlocks - shared > JS_HASH_MAX_BLOCKS) {
-      out.set(hash('sha256', new Uint8Array(buffer.buffer, buffer.byteOffset + start, length), 'buffer'));
+      out.set(digestOf(new Uint8Array(buffer.buffer, buffer.byteOffset + start, length)), outAt);
       return;
     }
     pad(buffer, start, length);
@@ -99,7 +99,7 @@ export class KeyHasher {
       }
     }
     this.cached = words === undefined ? 0 : wholeBlocks;
-    for (let i = 0; i < 8; i++) writeWord(out, 4 * i, state[i]!);
+    for (let i = 0; i < 8; i++) writeWord(out, outAt + 4 * i, state[i]!);
   }
 
   /** `buffer` as words (the view kept while the same buffer comes back), or undefined when it is not 4-aligned. */
@@ -111,6 +111,36 @@ export class KeyHasher {
     }
     return this.words;
   }
+}
+
+/**
+ * SHA-256 of a message by node:crypto. KeyHasher calls it by this module-local name, never `hash` itself: the
+ * worker keyHasherSource builds defines its own (an imported binding may be renamed by whatever loads this module).
+ */
+function digestOf(message: Uint8Array): Uint8Array {
+  return hash('sha256', message, 'buffer');
+}
+
+/**
+ * JavaScript source that defines KeyHasher (this class's own code, from `Function.prototype.toString`) and
+ * everything it refers to, for a worker thread started from that source (key-hash-worker.ts): the worker then runs
+ * exactly the code this thread runs, without loading this module (under tsx that would load tsx in the worker, ~26 MiB
+ * and ~200 ms). The source runs as a CommonJS script (it uses `require`). `__name` is esbuild's keepNames helper,
+ * which tsx's output of the class calls.
+ */
+export function keyHasherSource(): string {
+  return [
+    'const __name = (target) => target;',
+    "const digestOf = (message) => require('node:crypto').hash('sha256', message, 'buffer');",
+    `const K = new Int32Array([${K.join(', ')}]);`,
+    `const IV = new Int32Array([${IV.join(', ')}]);`,
+    `const CACHED_BLOCKS = ${CACHED_BLOCKS};`,
+    `const JS_HASH_MAX_BLOCKS = ${JS_HASH_MAX_BLOCKS};`,
+    pad.toString(),
+    compress.toString(),
+    writeWord.toString(),
+    `const KeyHasher = ${KeyHasher.toString()};`,
+  ].join('\n');
 }
 
 /**

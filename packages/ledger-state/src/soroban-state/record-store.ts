@@ -44,6 +44,13 @@ const align8 = (n: number): number => (n + 7) & ~7;
 /** Whether words in memory are little-endian (the arena is read through native-order Uint32Arrays). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** A word read in native order from memory holding 4 hash bytes, as those bytes read big-endian (how hashes sort). */
+export function bigEndianWord(word: number): number {
+  return LITTLE_ENDIAN
+    ? (((word & 0xff) << 24) | ((word & 0xff00) << 8) | ((word >>> 8) & 0xff00) | (word >>> 24)) >>> 0
+    : word;
+}
+
 /** What a record holds besides its hash and entry; callers keep one of these and fill it before each write. */
 export interface RecordFields {
   hasTtl: boolean;
@@ -247,12 +254,12 @@ export class RecordStore {
     return address;
   }
 
-  /** Sets the key hash of a record `append` wrote (before `indexAppended`) to the 8 words `q`. */
-  setHash(address: number, q: Uint32Array): void {
+  /** Sets the key hash of a record `append` wrote (before `indexAppended`) to the 8 words `q[at, at + 8)`. */
+  setHash(address: number, q: Uint32Array, at: number): void {
     assert(this.unindexed > 0, 'only a record not indexed yet changes its hash');
     this.locate(address);
-    // `!`: q has its 8 words
-    for (let i = 0; i < HASH_WORDS; i++) this.w[this.p + i] = q[i]!;
+    // `!`: q has the 8 words
+    for (let i = 0; i < HASH_WORDS; i++) this.w[this.p + i] = q[at + i]!;
   }
 
   /**
@@ -294,10 +301,7 @@ export class RecordStore {
     const p = (address & this.unitMask) << 1;
     for (let i = 0; i < HASH_WORDS; i++) {
       // the record's word holds 4 hash bytes in memory order: read big-endian, it compares as they do
-      const x = w[p + i]!;
-      const mine = LITTLE_ENDIAN
-        ? (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0
-        : x;
+      const mine = bigEndianWord(w[p + i]!);
       const q = at + 4 * i;
       const theirs = ((bytes[q]! << 24) | (bytes[q + 1]! << 16) | (bytes[q + 2]! << 8) | bytes[q + 3]!) >>> 0;
       if (mine !== theirs) return mine < theirs ? -1 : 1;
