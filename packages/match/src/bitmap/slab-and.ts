@@ -5,6 +5,7 @@
 import { assert } from '@strata/base';
 import roaring from 'roaring';
 import { MatchError, MatchErrorCode } from '../errors.js';
+import { PlanGroup, type PlanGroupOptions } from './plan-group.js';
 import { MAX_KERNEL_TERMS, SlabBitsets } from './slab-bitsets.js';
 import { ARRAY_CONTAINER_MAX, checkOrdinalRange, type WindowTerm } from './window-term.js';
 
@@ -91,6 +92,10 @@ export function rarestFirst(terms: PlanTerms): WindowTerm[] {
  * or backward by index, cuts a page with `subarray`, and hands them to `ChunkReader.fetchEvents` as they are; they
  * hold no native memory and share nothing with the term bitmaps.
  *
+ * A walk's dense plans may also be compiled into a group proof (setGroup, groupProvesEmpty: plan-group.ts), which
+ * tests all of them on a slab at once; the stepper evaluates them here one by one only where it does not prove them
+ * empty.
+ *
  * Concurrency: one evaluator per walk, used from one thread; calls are synchronous and never mutate a term's bitmap
  * (they AND into the evaluator's own scratch bitmaps).
  */
@@ -113,6 +118,17 @@ export class SlabAnd {
   private readonly kernelSlots: number[] = [];
   private kernelTerms = 0;
   private arrayPartResult: Uint32Array = this.filtered.subarray(0, 0);
+  /** The group proof of the walk's dense plans (setGroup). */
+  private group: PlanGroup | undefined;
+
+  /**
+   * Compiles the group proof of `plans` (see plan-group.ts) for groupProvesEmpty, replacing any earlier one. Returns
+   * the group's members (the plans it proves; none when too few plans qualify, and there is then no group).
+   */
+  setGroup(plans: readonly PlanTerms[], options: PlanGroupOptions): ReadonlySet<PlanTerms> {
+    this.group = PlanGroup.of(plans, options);
+    return this.group?.members ?? NO_MEMBERS;
+  }
 
   /**
    * The candidates of one plan on [lo, hi] ∩ the terms' windows: the AND of `terms` (rarest first, see
@@ -216,6 +232,17 @@ export class SlabAnd {
     parts.fill(EMPTY_PART, 0, partCount); // drop the references, keep the storage
     this.allocations.arrays++;
     return values;
+  }
+
+  /**
+   * True when the group proof (setGroup) shows every member plan empty on [lo, hi] ∩ their window ([lo, hi] inside
+   * one container); false proves nothing (no group, or some member may have candidates there).
+   */
+  groupProvesEmpty(lo: number, hi: number): boolean {
+    checkOrdinalRange(lo, hi, 'slab');
+    const group = this.group;
+    if (group === undefined || Math.floor(lo / CONTAINER_SPAN) !== Math.floor(hi / CONTAINER_SPAN)) return false;
+    return group.provesEmpty(lo, hi, this.scratch);
   }
 
   /** Evaluates one plan; returns its count (0: empty, nothing allocated) and leaves the values where resultKind says. */
@@ -368,6 +395,7 @@ function checkPlan(terms: PlanTerms, at: number | string): void {
 }
 
 const EMPTY_PART: ArrayLike<number> = [];
+const NO_MEMBERS: ReadonlySet<PlanTerms> = new Set();
 
 /** The sorted union of the first `count` sorted `parts` (`total` values in all): one array, sorted, deduplicated. */
 function mergeParts(parts: readonly ArrayLike<number>[], count: number, total: number): Uint32Array {

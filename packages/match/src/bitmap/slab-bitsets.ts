@@ -17,6 +17,9 @@ interface KernelExports {
   setBits(values: number, n: number, acc: number): void;
   extract(src: number, base: number, out: number): number;
   clear(dst: number): void;
+  loadContainer(data: number, card: number, kind: number, dst: number): number;
+  runProgram(prog: number, end: number): void;
+  anyInRange(src: number, a: number, b: number): number;
 }
 
 /** Bytes of one bitset: 65,536 bits, one roaring container's span. */
@@ -32,16 +35,22 @@ export const MAX_KERNEL_SLOTS = 512;
 const LIST = 0;
 const ACC = 256;
 const OUT = ACC + BITSET_BYTES;
-const STAGING = OUT + 4 * 65_536;
-const STAGING_BYTES = 131_088;
+/** The group proof's program area (the output area, which only SlabBitsets uses): 65,536 u32 words. */
+export const PROGRAM = OUT;
+export const PROGRAM_WORDS = 65_536;
+export const STAGING = OUT + 4 * 65_536;
+export const STAGING_BYTES = 131_088;
 const SLOTS = STAGING + STAGING_BYTES;
 const PAGE = 65_536;
 
-/** The thread's kernel: the module, its memory and views over it (renewed when the memory grows). */
-class Kernel {
+/**
+ * A kernel instance: the module, its memory and views over it (renewed when the memory grows). The thread has two:
+ * one for SlabBitsets, one for the group proof (plan-group.ts), so neither evicts the other's slots.
+ */
+export class Kernel {
   readonly exports: KernelExports;
   private slotCapacity = 0;
-  private views!: { u32: Uint32Array; staging: Uint8Array };
+  private views!: { u32: Uint32Array; staging: Uint8Array; data: DataView };
 
   constructor() {
     const module = new WebAssembly.Module(Buffer.from(SLAB_BITSETS_WASM_BASE64, 'base64'));
@@ -59,7 +68,18 @@ class Kernel {
     this.views = {
       u32: new Uint32Array(memory.buffer),
       staging: new Uint8Array(memory.buffer, STAGING, STAGING_BYTES),
+      data: new DataView(memory.buffer),
     };
+  }
+
+  /** The byte address of slot `index`. */
+  slotAddress(index: number): number {
+    return SLOTS + index * BITSET_BYTES;
+  }
+
+  /** The whole memory, for reading what roaring serialized into the staging area (little-endian). */
+  get data(): DataView {
+    return this.views.data;
   }
 
   get u32(): Uint32Array {
@@ -72,6 +92,13 @@ class Kernel {
 }
 
 let threadKernel: Kernel | undefined;
+let threadGroupKernel: Kernel | undefined;
+
+/** The thread's kernel instance of the group proof (created on first use). */
+export function groupKernel(): Kernel {
+  threadGroupKernel ??= new Kernel();
+  return threadGroupKernel;
+}
 
 /**
  * Bitsets of terms over one range inside one container, for one slab evaluation. `begin(lo, hi)` starts a slab;

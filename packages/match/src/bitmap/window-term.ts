@@ -219,6 +219,13 @@ export class WindowTerm {
   private readonly values: Uint32Array;
   /** Index the last array probe landed on: the gallop starts there. */
   private hint = 0;
+  /**
+   * The last native `intersects` answer and its range: the stepper proves every plan's bound from the same cursor, so
+   * a term named by 256 plans is asked the same question 256 times a slab (measured: 15 % of a 256-triple request).
+   */
+  private intersectsFrom = -1;
+  private intersectsTo = -1;
+  private intersectsAnswer = false;
 
   constructor(bitmap: ReadonlyBitmap, lo: number, hi: number, options: WindowTermOptions = {}) {
     if (!(bitmap instanceof RoaringBitmap32)) {
@@ -298,7 +305,14 @@ export class WindowTerm {
     const from = Math.max(lo, this.lo);
     const to = Math.min(hi, this.hi);
     if (from > to || this.cardinality === 0) return false;
-    if (this.strategy !== 'array') return intersectsInclusive(this.bitmap, from, to);
+    if (this.strategy !== 'array') {
+      if (from !== this.intersectsFrom || to !== this.intersectsTo) {
+        this.intersectsAnswer = intersectsInclusive(this.bitmap, from, to);
+        this.intersectsFrom = from;
+        this.intersectsTo = to;
+      }
+      return this.intersectsAnswer;
+    }
     const index = lowerBound(this.values, from, this.hint);
     this.hint = index;
     return index < this.values.length && this.values[index]! <= to;

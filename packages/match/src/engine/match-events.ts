@@ -39,6 +39,8 @@ export interface EngineFaults {
    * batch without the slab walk: the post-filter still hides the extra work, the fetch tracer must not.
    */
   readonly fetchWholeCandidateSet?: boolean;
+  /** The group proof leaves its last plan out of the OR it tests, yet still counts that plan as proved empty. */
+  readonly groupProofDropsPlan?: boolean;
 }
 
 /** Checked options with defaults filled in. */

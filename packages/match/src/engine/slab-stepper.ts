@@ -5,6 +5,7 @@
 // it (each the AND of its terms, rarest first: SlabAnd), hands out the result, and re-proves only the bounds the
 // cursor has reached. Synchronous; one stepper per stage of one walk.
 import { assert } from '@strata/base';
+import { GROUP_MIN_PLANS } from '../bitmap/plan-group.js';
 import { type PlanTerms, SlabAnd, type SlabAndAllocations, usesKernel } from '../bitmap/slab-and.js';
 import type { WindowTerm } from '../bitmap/window-term.js';
 import type { Direction } from './types.js';
@@ -17,11 +18,13 @@ const UNPROVED = -2;
 /** Deliberate defects of the stepper (negative controls); see EngineFaults. */
 export interface StepperFaults {
   readonly skipOneSlabTooFar?: boolean;
+  readonly groupProofDropsPlan?: boolean;
 }
 
 /** Observers of the stepper (a subset of MatchTrace). */
 export interface StepperTrace {
   onSlab?(lo: number, hi: number, candidates: number, allocations: Readonly<SlabAndAllocations>): void;
+  onGroupProof?(lo: number, hi: number, plans: number, empty: boolean): void;
 }
 
 /**
@@ -35,14 +38,27 @@ export interface StepperTrace {
  * later slab proved the slabs in between candidate-free for this plan, so another round starts from there. The next
  * slab opened is the one holding the nearest bound of the live plans, from that bound to the slab's far edge (clipped
  * to the window): the slabs opened are exactly the slabs holding some plan's proved bound.
+ *
+ * Group proof. The stage's plans of dense terms (SlabAnd.setGroup, plan-group.ts) are first tested together on a
+ * slab: when the OR of all their ANDs is empty there, none of them is evaluated on it; otherwise they are evaluated
+ * one by one as any plan. Their bounds are proved together too: when every term of the group holds a value from
+ * the cursor to its slab's edge, each member's proof would end where it starts, so each stale member's bound is the
+ * cursor without probing its terms again.
  */
 export class SlabStepper {
   private readonly plans: readonly PlanTerms[];
   private readonly bounds: number[];
   /** Per plan: how many of its evaluations in a row came up empty (0: the last one had candidates). */
   private readonly emptyRuns: Uint8Array;
-  /** Per plan: 1 when its ANDs run in the kernel, where a slab costs less than a gallop's roaring count. */
+  /**
+   * Per plan: 1 when its ANDs run in the kernel or it is a member of the group proof (SlabAnd.setGroup), where a slab
+   * costs less than a gallop's roaring count.
+   */
   private readonly inKernel: Uint8Array;
+  /** Per plan: 1 when it is a member of the group proof; the group's size and its members' distinct terms. */
+  private readonly inGroup: Uint8Array;
+  private readonly groupSize: number;
+  private readonly groupTerms: readonly WindowTerm[];
   /** Scratch of openNextSlab, reused: the plans evaluated on the slab, their indexes and their counts. */
   private readonly inSlab: PlanTerms[] = [];
   private readonly inSlabIndex: number[] = [];
@@ -74,10 +90,24 @@ export class SlabStepper {
     // out: 1.5 MB of heap numbers per never-matching request).
     this.bounds = new Array<number>(plans.length).fill(UNPROVED);
     this.emptyRuns = new Uint8Array(plans.length);
-    this.inKernel = Uint8Array.from(plans, (terms) => (usesKernel(terms) ? 1 : 0));
+    this.descending = direction === 'desc';
+    const members =
+      plans.length < GROUP_MIN_PLANS
+        ? undefined
+        : this.evaluator.setGroup(plans, {
+            descending: this.descending,
+            dropLastPlan: faults.groupProofDropsPlan === true,
+          });
+    this.inGroup = new Uint8Array(plans.length);
+    this.groupSize = members?.size ?? 0;
+    this.groupTerms = members === undefined || members.size === 0 ? [] : [...new Set([...members].flat())];
+    this.inKernel = new Uint8Array(plans.length);
+    for (let p = 0; p < plans.length; p++) {
+      if (members?.has(plans[p]!) === true) this.inGroup[p] = 1;
+      if (usesKernel(plans[p]!) || this.inGroup[p] === 1) this.inKernel[p] = 1;
+    }
     this.start = window.start;
     this.end = window.end;
-    this.descending = direction === 'desc';
     this.slabSize = 2 ** slabShift;
     this.faults = faults;
     this.trace = trace;
@@ -179,6 +209,9 @@ export class SlabStepper {
     const descending = this.descending;
     const cursor = this.cursor;
     let nearest = -1;
+    // 1 when every term of the group holds a value from the cursor to its slab's edge, so each stale member's proof
+    // would end where it starts (one round, no term moving x): -1 until a stale member asks.
+    let groupHolds = -1;
     for (let p = 0; p < bounds.length; p++) {
       let bound = bounds[p]!;
       if (bound === RETIRED) continue;
@@ -186,13 +219,22 @@ export class SlabStepper {
       const stale = bound === UNPROVED || (descending ? bound >= cursor : bound < cursor);
       if (stale) {
         const from = descending ? cursor - 1 : cursor;
-        bound = (descending ? from < this.start : from >= this.end) ? RETIRED : this.prove(p, from);
+        const past = descending ? from < this.start : from >= this.end;
+        if (!past && this.inGroup[p] === 1 && groupHolds === -1) groupHolds = this.groupHoldsAt(from) ? 1 : 0;
+        bound = past ? RETIRED : this.inGroup[p] === 1 && groupHolds === 1 ? from : this.prove(p, from);
         bounds[p] = bound;
         if (bound === RETIRED) continue;
       }
       if (nearest === -1 || (descending ? bound > nearest : bound < nearest)) nearest = bound;
     }
     return nearest;
+  }
+
+  /** True when every term of the group holds a value between x and the edge of x's slab (as `probe` tests it). */
+  private groupHoldsAt(x: number): boolean {
+    const terms = this.groupTerms;
+    for (let i = 0; i < terms.length; i++) if (probe(terms[i]!, x, this.descending, this.slabSize) !== x) return false;
+    return true;
   }
 
   /** Evaluates the next slab holding a bound; false when the stage is exhausted. */
@@ -215,18 +257,27 @@ export class SlabStepper {
         hi = Math.min(this.slabBase(bound) + this.slabSize, this.end) - 1;
         this.cursor = hi + 1;
       }
+      const proved = this.groupProof(lo, hi);
       // The scratch arrays keep their length (setting it to 0 would free their storage each slab).
       const { inSlab, inSlabIndex, inSlabCounts } = this;
       let n = 0;
       for (let p = 0; p < this.plans.length; p++) {
         const b = this.bounds[p]!;
         if (b !== RETIRED && b >= lo && b <= hi) {
+          if (proved && this.inGroup[p] === 1) {
+            if (this.emptyRuns[p]! < 255) this.emptyRuns[p]!++;
+            continue;
+          }
           inSlab[n] = this.plans[p]!;
           inSlabIndex[n] = p;
           n++;
         }
       }
-      assert(n > 0, 'the nearest bound lies in the slab it opens');
+      assert(n > 0 || proved, 'the nearest bound lies in the slab it opens');
+      if (n === 0) {
+        this.trace?.onSlab?.(lo, hi, 0, this.evaluator.allocations);
+        continue;
+      }
       const result = this.evaluator.slab(inSlab, lo, hi, inSlabCounts, n);
       for (let i = 0; i < n; i++) {
         const p = inSlabIndex[i]!;
@@ -241,6 +292,23 @@ export class SlabStepper {
       }
     }
     return false;
+  }
+
+  /**
+   * True when the group proof shows every member empty on [lo, hi]; tried when at least two members and a quarter of
+   * the group have their bound there (the proof evaluates every member).
+   */
+  private groupProof(lo: number, hi: number): boolean {
+    if (this.groupSize === 0) return false;
+    let members = 0;
+    for (let p = 0; p < this.plans.length; p++) {
+      const b = this.bounds[p]!;
+      if (this.inGroup[p] === 1 && b !== RETIRED && b >= lo && b <= hi) members++;
+    }
+    if (members < 2 || 4 * members < this.groupSize) return false;
+    const empty = this.evaluator.groupProvesEmpty(lo, hi);
+    this.trace?.onGroupProof?.(lo, hi, this.groupSize, empty);
+    return empty;
   }
 
   /**

@@ -37,6 +37,11 @@ export interface MatchTrace {
    * this stage so far (SlabAndAllocations: an empty slab adds none).
    */
   onSlab?(lo: number, hi: number, candidates: number, allocations: Readonly<SlabAndAllocations>): void;
+  /**
+   * A group proof (many dense plans tested on a slab at once, by distributivity): the slab's inclusive range, how
+   * many plans the group holds, and whether it proved them all empty there (false: they were evaluated one by one).
+   */
+  onGroupProof?(lo: number, hi: number, plans: number, empty: boolean): void;
   /** One fetchEvents call, with the ordinals (ascending) it asked for. */
   onFetch?(ordinals: Uint32Array): void;
   /** One fetchRange call (match-all), with its window. */
