@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chunkFirstLedger, deriveTerms, encodeContractEvent, encodePayload, termKeyHex } from '@strata/events';
+import { seededRandom } from '@strata/test-kit/random';
 import Database from 'better-sqlite3';
 
 /** A directory removed by the returned cleanup (for harnesses that outlive one callback). */
@@ -31,18 +32,6 @@ export function u32(value: number): Uint8Array {
   return bytes;
 }
 
-/** A small deterministic PRNG (mulberry32), for generators that run in child processes and workers too. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export const TOPIC0 = ['transfer', 'mint', 'burn', 'fee', 'approve'].map(symbol);
 export const CONTRACTS = Array.from({ length: 8 }, (_, i) => new Uint8Array(32).fill(i + 1));
 
@@ -52,7 +41,7 @@ export const CONTRACTS = Array.from({ length: 8 }, (_, i) => new Uint8Array(32).
  * from a wider range, rare 5-topic and contract-less events), in event-id order.
  */
 export function syntheticLedger(seed: number, ledger: number, maxEvents = 12, minEvents = 0): Uint8Array[] {
-  const random = prng(seed * 1_000_003 + ledger);
+  const random = seededRandom(seed * 1_000_003 + ledger);
   const n = minEvents + Math.floor(random() * (maxEvents - minEvents + 1));
   const payloads: Uint8Array[] = [];
   for (let i = 0; i < n; i++) {

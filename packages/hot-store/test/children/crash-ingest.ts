@@ -7,8 +7,9 @@
 // argv: path, chunkId, seed, lastLedger, maxEvents, better-sqlite3 entry.
 import { writeSync } from 'node:fs';
 import { chunkFirstLedger } from '@strata/events';
+import { seededRandom } from '@strata/test-kit/random';
 import { openHotStoreWith } from '../../src/hot-store.js';
-import { prng, syntheticLedger } from '../support.js';
+import { syntheticLedger } from '../support.js';
 
 const [path, chunkArg, seedArg, lastArg, maxArg, sqliteEntry] = process.argv.slice(2) as [
   string,
@@ -41,7 +42,7 @@ process.stdin.pause();
 const store = openHotStoreWith(path, { chunkId, create: true }, { checkpointBytes: CHECKPOINT_EVERY, sqliteEntry });
 let next = (store.latestLedger ?? chunkFirstLedger(chunkId) - 1) + 1;
 say(`R ${next - 1}`);
-const random = prng(seed ^ next);
+const random = seededRandom(seed ^ next);
 while (next <= last) {
   const size = Math.min(last - next + 1, random() < 0.2 ? 1 + Math.floor(random() * 4) : 1);
   const batch = Array.from({ length: size }, (_, i) => ({

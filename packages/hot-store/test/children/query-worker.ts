@@ -5,8 +5,9 @@
 // then waits), the worker checks that ledger at once and acknowledges, so a check also lands between two commits.
 import { parentPort, workerData } from 'node:worker_threads';
 import { deriveTerms, termKeyHex } from '@strata/events';
+import { seededRandom } from '@strata/test-kit/random';
 import { type HotChunkReader, openHotReader } from '../../src/index.js';
-import { prng, syntheticLedger } from '../support.js';
+import { syntheticLedger } from '../support.js';
 
 interface Data {
   path: string;
@@ -56,7 +57,7 @@ async function checkLedger(reader: HotChunkReader, ledger: number): Promise<void
 }
 
 async function main(): Promise<void> {
-  const random = prng(data.id + 1);
+  const random = seededRandom(data.id + 1);
   let reader: HotChunkReader | undefined;
   let acked = 0;
   try {
