@@ -18,6 +18,8 @@ export interface PopulationRun {
   scanned: number;
   /** Data keys the state's hash worker hashed (0 for scan-only). */
   keysHashedByWorker: number;
+  /** The process's resident set when the population started (after the open: Node, the modules, the indexes). */
+  rssBeforeBytes: number;
 }
 
 export async function populate(dir: string, mode: PopulationMode, memCostParamsHex: string): Promise<PopulationRun> {
@@ -37,6 +39,7 @@ export async function populate(dir: string, mode: PopulationMode, memCostParamsH
           : view.scanCurrentLiveEntries(type, counted);
       },
     };
+    const rssBeforeBytes = process.memoryUsage.rss();
     const started = performance.now();
     if (mode === 'scan-only') {
       let bytes = 0;
@@ -46,7 +49,16 @@ export async function populate(dir: string, mode: PopulationMode, memCostParamsH
         });
       }
       const ms = performance.now() - started;
-      return { ms, data: 0, code: 0, stateSizeBytes: bytes, entriesWithoutTtl: 0, scanned, keysHashedByWorker: 0 };
+      return {
+        ms,
+        data: 0,
+        code: 0,
+        stateSizeBytes: bytes,
+        entriesWithoutTtl: 0,
+        scanned,
+        keysHashedByWorker: 0,
+        rssBeforeBytes,
+      };
     }
     const state = new SorobanState();
     const report = state.populate(source, {
@@ -62,6 +74,7 @@ export async function populate(dir: string, mode: PopulationMode, memCostParamsH
       entriesWithoutTtl: state.entriesWithoutTtl,
       scanned,
       keysHashedByWorker: report.keysHashedByWorker,
+      rssBeforeBytes,
     };
   } finally {
     view.release();
