@@ -34,6 +34,8 @@ export const ColdStoreErrorCode = {
   CLOSED: 'CLOSED',
   /** A caller argument of the wrong type or outside its bound (sizes, counts, concurrency, options). */
   INVALID_ARGUMENT: 'INVALID_ARGUMENT',
+  /** A freeze could not build the chunk's term index (the MPHF build failed; `cause` is the MphfError). */
+  BUILD_FAILED: 'BUILD_FAILED',
 } as const;
 export type ColdStoreErrorCode = (typeof ColdStoreErrorCode)[keyof typeof ColdStoreErrorCode];
 

@@ -1,0 +1,144 @@
+// One stored record: `[payload][item-size FOR group][flag u8][CRC32C u32]`, where the payload is the record's items
+// concatenated, or one zstd frame of them when the flag says so, and the CRC covers every byte before it. The reader
+// checks the CRC first, so a damaged record is reported (CHECKSUM_MISMATCH) before any of its bytes are trusted.
+import { crc32c } from '@node-rs/crc32';
+import zstd from 'zstd-napi/binding.js';
+import { ColdStoreError, ColdStoreErrorCode } from '../errors.js';
+import { decodeForGroup, encodeForGroup } from './for-group.js';
+import { MIN_RECORD_BYTES, RECORD_FOOTER_BYTES, RecordFlag } from './format.js';
+
+/** One decompression context for the whole process: used synchronously, so concurrent batches never share state. */
+let sharedDecompressor: InstanceType<typeof zstd.DCtx> | undefined;
+
+/** The tail of an encoded record: the item sizes, the flag byte and the CRC over `payload ‖ tail[0, len - 4)`. */
+export function encodeRecordFooter(payload: Uint8Array, itemSizes: ArrayLike<number>, flags: number): Uint8Array {
+  const sizes = encodeForGroup(itemSizes, 0, itemSizes.length);
+  const footer = new Uint8Array(sizes.length + RECORD_FOOTER_BYTES);
+  footer.set(sizes, 0);
+  footer[sizes.length] = flags;
+  const crc = crc32c(footer.subarray(0, sizes.length + 1), crc32c(payload));
+  new DataView(footer.buffer).setUint32(sizes.length + 1, crc, true);
+  return footer;
+}
+
+/** Where a record sits, for errors and bounds. */
+export interface RecordContext {
+  readonly file: string;
+  /** File offset of the record's first byte. */
+  readonly offset: number;
+  readonly record: number;
+  /** Items the offset index says the record holds. */
+  readonly itemCount: number;
+  /** The trailer's largest raw record: a payload claiming more is refused before anything is allocated. */
+  readonly maxRawBytes: number;
+  /** Whether the pack's codec allows zstd records. */
+  readonly zstdAllowed: boolean;
+}
+
+/** A checked record: its flag, item sizes, and where its payload ends in the stored bytes. */
+export interface CheckedRecord {
+  readonly compressed: boolean;
+  /** Item sizes, `itemCount` of them. */
+  readonly itemSizes: Uint32Array;
+  /** Sum of itemSizes. */
+  readonly rawBytes: number;
+  /** Stored payload bytes: stored[0, payloadBytes). */
+  readonly payloadBytes: number;
+}
+
+function recordError(code: ColdStoreErrorCode, detail: string, context: RecordContext): ColdStoreError {
+  return new ColdStoreError(code, `record ${context.record}: ${detail}`, {
+    file: context.file,
+    offset: context.offset,
+    field: 'record',
+  });
+}
+
+/**
+ * Checks a stored record (CRC unless `verifyCrc` is false because it was checked before, flag, item sizes against
+ * the payload) without decoding its payload. CHECKSUM_MISMATCH for a CRC failure; CORRUPT for a record whose checked
+ * bytes contradict the format.
+ */
+export function checkRecord(stored: Uint8Array, context: RecordContext, verifyCrc: boolean): CheckedRecord {
+  const length = stored.length;
+  if (length < MIN_RECORD_BYTES) {
+    throw recordError(ColdStoreErrorCode.CORRUPT, `${length} bytes is shorter than any record`, context);
+  }
+  const crcAt = length - 4;
+  if (verifyCrc) {
+    const storedCrc =
+      ((stored[crcAt] as number) |
+        ((stored[crcAt + 1] as number) << 8) |
+        ((stored[crcAt + 2] as number) << 16) |
+        ((stored[crcAt + 3] as number) << 24)) >>>
+      0;
+    if (crc32c(stored.subarray(0, crcAt)) !== storedCrc) {
+      throw recordError(ColdStoreErrorCode.CHECKSUM_MISMATCH, 'CRC32C mismatch', context);
+    }
+  }
+  const flags = stored[crcAt - 1] as number;
+  if ((flags & ~RecordFlag.zstd) !== 0) {
+    throw recordError(ColdStoreErrorCode.CORRUPT, `unknown record flags 0x${flags.toString(16)}`, context);
+  }
+  const compressed = (flags & RecordFlag.zstd) !== 0;
+  if (compressed && !context.zstdAllowed) {
+    throw recordError(ColdStoreErrorCode.CORRUPT, 'a zstd record in a pack without a codec', context);
+  }
+  const itemSizes = new Uint32Array(context.itemCount);
+  const payloadBytes = decodeForGroup(stored, crcAt - 1, context.itemCount, 0, itemSizes, {
+    file: context.file,
+    base: context.offset,
+    field: 'item-size index',
+  });
+  let rawBytes = 0;
+  for (const size of itemSizes) rawBytes += size;
+  if (rawBytes > context.maxRawBytes) {
+    throw recordError(
+      ColdStoreErrorCode.CORRUPT,
+      `${rawBytes} raw bytes, over the trailer's largest record (${context.maxRawBytes})`,
+      context,
+    );
+  }
+  if (!compressed && rawBytes !== payloadBytes) {
+    throw recordError(
+      ColdStoreErrorCode.CORRUPT,
+      `items sum to ${rawBytes} bytes, payload is ${payloadBytes}`,
+      context,
+    );
+  }
+  return { compressed, itemSizes, rawBytes, payloadBytes };
+}
+
+/**
+ * The record's raw payload: a view of `stored` when uncompressed, else the zstd frame inflated into `scratch` (at
+ * least `rawBytes` long). CORRUPT when the frame does not inflate to exactly rawBytes bytes.
+ */
+export function recordPayload(
+  stored: Uint8Array,
+  checked: CheckedRecord,
+  scratch: Uint8Array,
+  context: RecordContext,
+): Uint8Array {
+  if (!checked.compressed) return stored.subarray(0, checked.payloadBytes);
+  const frame = stored.subarray(0, checked.payloadBytes);
+  const target = scratch.subarray(0, checked.rawBytes);
+  let produced: number;
+  try {
+    const declared = zstd.getFrameContentSize(frame);
+    if (declared !== null && declared !== checked.rawBytes) {
+      throw new Error(`the frame declares ${declared} bytes`);
+    }
+    sharedDecompressor ??= new zstd.DCtx();
+    produced = sharedDecompressor.decompress(target, frame);
+  } catch (error) {
+    throw new ColdStoreError(
+      ColdStoreErrorCode.CORRUPT,
+      `record ${context.record}: zstd payload does not inflate to ${checked.rawBytes} bytes`,
+      { file: context.file, offset: context.offset, field: 'record', cause: error },
+    );
+  }
+  if (produced !== checked.rawBytes) {
+    throw recordError(ColdStoreErrorCode.CORRUPT, `zstd payload inflated to ${produced} bytes`, context);
+  }
+  return target;
+}
