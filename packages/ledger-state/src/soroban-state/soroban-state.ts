@@ -608,10 +608,21 @@ export class SorobanState {
   }
 
   #scan(source: LiveEntrySource, type: number, ledgerSeq: number, add: (entry: Uint8Array) => void): void {
+    const layout = this.#layout;
     source.scanCurrentLiveEntries(type, (entry: Uint8Array) => {
       if (!(entry instanceof Uint8Array) || entry.length < 8)
         badEntry('the scan gave something that is not a LedgerEntry', 'entry', ledgerSeq);
-      this.#validateEntry(entry, 'entry', ledgerSeq);
+      // A TTL entry without extension is 48 bytes whatever its fields hold (lastModifiedLedgerSeq, type 9, key hash,
+      // liveUntilLedgerSeq, ext v0): that check is the whole validation, and its layout is fixed. Anything else (an
+      // entry with a v1 ext, a wrong type, bad bytes) takes the full validation.
+      if (entry.length === TTL_ENTRY_BYTES && u32(entry, 4) === TTL && u32(entry, 44) === 0) {
+        layout[0] = TTL;
+        layout[1] = 8;
+        layout[2] = 40;
+        layout[3] = TTL_ENTRY_BYTES;
+      } else {
+        this.#validateEntry(entry, 'entry', ledgerSeq);
+      }
       if (this.#layout[0] !== type) {
         throw new LedgerStateError(
           'INCONSISTENT_STATE',
