@@ -1,0 +1,581 @@
+// StrataNode: one data directory, opened the way stellar-core starts since PR #5252, and the per-ledger pipeline
+// that feeds both stores from one ledger source. The commit point (README "The commit point"): each store commits
+// each ledger on its own, in the order ledger state → hot chunk; a restart resumes at min(state, hot) + 1 and a
+// store already past a ledger skips it; node.json's position is written only after both hold a ledger durably.
+//
+// Concurrency: one StrataNode per data directory and process, used from one async caller at a time (ingest and
+// close are not reentrant). Durability: see the README; nothing in here is visible half-written after a crash.
+import { existsSync, mkdirSync, renameSync, rmSync, watch } from 'node:fs';
+import { dirname } from 'node:path';
+import { fsyncDirectorySync } from '@strata/base';
+import type { logger as makeLogger } from '@strata/cli-kit';
+import { chunkIdOfLedger, encodePayload } from '@strata/events';
+import { HotStore, HotStoreError } from '@strata/hot-store';
+import { extractLedger, type LedgerCloseMetaRecord, type LedgerExtract, LedgerMetaError } from '@strata/ledger-meta';
+import { LedgerState, LedgerStateError, STATE_FILE_NAME } from '@strata/ledger-state';
+import {
+  checkNetwork,
+  type DataDirLayout,
+  dataDirLayout,
+  hotChunkIds,
+  hotChunkPath,
+  NODE_FORMAT_VERSION,
+  type NodeFile,
+  networkIdOf,
+  readNodeFile,
+  writeNodeFile,
+} from './data-dir.js';
+import { NodeError } from './errors.js';
+import { freezeInBackground } from './freezer.js';
+import { firstLedgerOf, genesisFromSource, type SourceRange, sourceRecords } from './sources.js';
+
+export type Logger = ReturnType<typeof makeLogger>;
+
+/** The ledgers between two recorded positions during ingest (each recording costs a hot-chunk checkpoint). */
+export const POSITION_INTERVAL_LEDGERS = 256;
+
+/**
+ * Test seam (an environment variable, since the tests drive real processes): when "1", the node resumes at
+ * max(state, hot) + 1 instead of the minimum, the bug the restart tests must catch. Never set in production.
+ */
+export const BROKEN_RESUME_SEAM = 'STRATA_NODE_TEST_BROKEN_RESUME';
+
+export interface NodeOptions {
+  /** The network; required for a new data directory, checked against node.json for an existing one. */
+  readonly networkPassphrase?: string;
+  /** Compare every ledger's bucketListHash with its header's (default true; off only for synthetic sources). */
+  readonly verify?: boolean;
+  /** Where BucketList merges run (default: worker threads). */
+  readonly merger?: 'workers' | 'inline';
+  /** Structured logs (startup phases, ingest summary). Default: none. */
+  readonly log?: Logger;
+}
+
+/** What one startup phase took. */
+export interface StartupPhase {
+  readonly phase: 'open-state' | 'populate' | 'restart-merges' | 'reopen-hot' | 'resume';
+  readonly seconds: number;
+}
+
+export interface IngestSummary {
+  /** Ledgers read from the source at or after the resume point (applied by at least one store, or by none: skipped). */
+  readonly ledgers: number;
+  /** Ledgers the ledger state applied, and of those how many matched their header's bucketListHash. */
+  readonly applied: number;
+  readonly matching: number;
+  /** Events written into the hot chunk. */
+  readonly events: number;
+  /** The recorded position afterwards. */
+  readonly position: number | undefined;
+}
+
+/** A live node over one data directory: open it with `StrataNode.open`, feed it with `ingest`, then `close`. */
+export class StrataNode {
+  readonly layout: DataDirLayout;
+  readonly phases: readonly StartupPhase[];
+  #file: NodeFile;
+  readonly #state: LedgerState;
+  #hot: HotStore | undefined;
+  /** The newest ledger the hot tier holds (or firstLedger - 1 when it holds none). */
+  #hotLedger: number;
+  readonly #log: Logger | undefined;
+  /** Header hashes (hex) of the last ledgers seen, to record a position and check the chain. */
+  readonly #hashes = new Map<number, string>();
+  #closed = false;
+  /** Background freezes in flight (close waits for them). */
+  readonly #freezes = new Set<Promise<unknown>>();
+
+  private constructor(
+    layout: DataDirLayout,
+    file: NodeFile,
+    state: LedgerState,
+    hot: HotStore | undefined,
+    hotLedger: number,
+    phases: StartupPhase[],
+    log: Logger | undefined,
+  ) {
+    this.layout = layout;
+    this.#file = file;
+    this.#state = state;
+    this.#hot = hot;
+    this.#hotLedger = hotLedger;
+    this.phases = phases;
+    this.#log = log;
+    if (file.position !== null) this.#hashes.set(file.position.ledger, file.position.hash);
+  }
+
+  /**
+   * Opens `dataDir`, creating it from `source` when it holds no node yet (the source must then start at ledger 2:
+   * the network's genesis is rebuilt from it and the passphrase). Startup phases, each logged with its duration:
+   * open the ledger state without merges → populate the Soroban state (inside the open, timed by its own report) →
+   * restartMerges → reopen the hot chunk → resume point min(state, hot) + 1.
+   */
+  static async open(dataDir: string, options: NodeOptions & { readonly source?: string } = {}): Promise<StrataNode> {
+    if (typeof dataDir !== 'string' || dataDir === '') {
+      throw new NodeError('INVALID_ARGUMENT', 'dataDir must be a non-empty path', { field: 'dataDir' });
+    }
+    const layout = dataDirLayout(dataDir);
+    let file = readNodeFile(layout);
+    if (file === undefined) file = await initDataDir(layout, options);
+    else checkNetwork(layout, file, options.networkPassphrase);
+    if (!existsSync(`${layout.stateDir}/${STATE_FILE_NAME}`)) await createGenesisState(layout, file, options);
+    const log = options.log;
+    const phases: StartupPhase[] = [];
+    const phase = (name: StartupPhase['phase'], seconds: number, fields: Record<string, unknown> = {}) => {
+      phases.push({ phase: name, seconds });
+      log?.info({ phase: name, seconds, ...fields }, `startup phase ${name} took ${seconds.toFixed(3)} s`);
+    };
+    let populationSeconds = 0;
+    let started = performance.now();
+    let state: LedgerState;
+    try {
+      state = await LedgerState.open(layout.stateDir, {
+        networkPassphrase: file.networkPassphrase,
+        restartMerges: false,
+        verify: options.verify ?? true,
+        ...(options.merger === undefined ? {} : { merger: options.merger }),
+        onEvent: (event) => {
+          if (event.type !== 'population') return;
+          populationSeconds = event.report.seconds;
+          log?.info({ report: event.report }, event.message);
+        },
+      });
+    } catch (error) {
+      throw stateError(error, 'open the ledger state', undefined);
+    }
+    const openSeconds = (performance.now() - started) / 1000;
+    phase('open-state', Math.max(0, openSeconds - populationSeconds), { ledger: state.ledger });
+    phase('populate', populationSeconds, {
+      data: state.sorobanState.dataCount,
+      code: state.sorobanState.codeCount,
+    });
+    try {
+      started = performance.now();
+      state.restartMerges();
+      phase('restart-merges', (performance.now() - started) / 1000);
+      started = performance.now();
+      const { hot, hotLedger } = reopenHot(layout, file);
+      phase('reopen-hot', (performance.now() - started) / 1000, { hotLedger, chunk: hot?.chunkId });
+      const node = new StrataNode(layout, file, state, hot, hotLedger, phases, log);
+      phase('resume', 0, { nextLedger: node.nextLedger, stateLedger: state.ledger, hotLedger });
+      return node;
+    } catch (error) {
+      await state.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** node.json as last written. */
+  get file(): NodeFile {
+    return this.#file;
+  }
+
+  get state(): LedgerState {
+    return this.#state;
+  }
+
+  /** The newest ledger in the hot tier (firstLedger - 1 when none). */
+  get hotLedger(): number {
+    return this.#hotLedger;
+  }
+
+  /** The next ledger to ingest: min(state, hot) + 1 (the store that ran ahead skips up to its own position). */
+  get nextLedger(): number {
+    // The negative control of the integration tests: a node resuming past the lagging store must be caught.
+    if (process.env[BROKEN_RESUME_SEAM] === '1') return Math.max(this.#state.ledger, this.#hotLedger) + 1;
+    return Math.min(this.#state.ledger, this.#hotLedger) + 1;
+  }
+
+  /**
+   * Ingests the ledgers of `source` from the resume point (or `range.from`, which may not be past it) through
+   * `range.to` (default: the source's end). Per ledger L, in order: checks that L follows the previous record
+   * (LEDGER_GAP / DUPLICATE_LEDGER / OUT_OF_ORDER_LEDGER otherwise, naming the ledger) and that its header chains
+   * to the previous one; ledger-state apply (unless the state already holds L); events into L's hot chunk (unless
+   * the hot tier holds L); every POSITION_INTERVAL_LEDGERS and at the end, sync the hot chunk and record the
+   * position. On any error, what both stores committed is recorded before the error propagates. `range.signal`
+   * stops it between two ledgers.
+   */
+  async ingest(
+    source: string,
+    range: SourceRange & { readonly signal?: AbortSignal } = {},
+    onLedger?: (ledger: number, summary: IngestSummary) => void,
+  ): Promise<IngestSummary> {
+    this.#usable();
+    const resume = this.nextLedger;
+    // Read from just after the recorded position: the ledgers between it and the resume point are held by the
+    // stores already, but reading them continues the header chain from the hash node.json recorded.
+    const readFrom = Math.min(resume, (this.#file.position?.ledger ?? this.#file.firstLedger - 1) + 1);
+    if (range.from !== undefined && range.from > resume) {
+      throw new NodeError('LEDGER_GAP', `--from ${range.from} is past the next ledger ${resume}`, {
+        ledger: resume,
+        field: 'from',
+      });
+    }
+    const counts = { ledgers: 0, applied: 0, matching: 0, events: 0 };
+    const summary = (): IngestSummary => ({ ...counts, position: this.#file.position?.ledger });
+    let expected = range.from === undefined ? readFrom : Math.min(readFrom, range.from);
+    let previous: number | undefined;
+    const iterator = sourceRecords(source, {
+      from: expected,
+      ...(range.to === undefined ? {} : { to: range.to }),
+    })[Symbol.asyncIterator]();
+    let peeked: LedgerCloseMetaRecord | undefined;
+    const next = async (): Promise<LedgerCloseMetaRecord | undefined> => {
+      if (peeked !== undefined) {
+        const record = peeked;
+        peeked = undefined;
+        return record;
+      }
+      const result = await iterator.next();
+      return result.done === true ? undefined : result.value;
+    };
+    let sinceRecorded = 0;
+    try {
+      for (let record = await next(); record !== undefined; record = await next()) {
+        if (range.signal?.aborted === true) break; // between ledgers only: a ledger is never left half-done
+        const ledger = record.ledgerSeq;
+        if (previous !== undefined && ledger <= previous) {
+          throw new NodeError(
+            ledger === previous ? 'DUPLICATE_LEDGER' : 'OUT_OF_ORDER_LEDGER',
+            ledger === previous
+              ? `the source repeats ledger ${ledger}`
+              : `the source goes back from ledger ${previous} to ledger ${ledger}`,
+            { ledger, ...fileOf(record) },
+          );
+        }
+        if (ledger > expected) {
+          // A later ledger where `expected` belongs: out of order when `expected` comes right after it, else a gap.
+          peeked = await next();
+          if (peeked?.ledgerSeq === expected) {
+            throw new NodeError('OUT_OF_ORDER_LEDGER', `the source has ledger ${ledger} before ledger ${expected}`, {
+              ledger,
+              ...fileOf(record),
+            });
+          }
+          throw new NodeError(
+            'LEDGER_GAP',
+            `the source skips ledger ${expected}: ${previous === undefined ? 'it starts at' : `after ledger ${previous} comes`} ledger ${ledger}`,
+            { ledger: expected, ...fileOf(record) },
+          );
+        }
+        const extract = extractOf(record);
+        this.#checkChain(ledger, extract, record);
+        if (ledger > this.#state.ledger) {
+          let applied: Awaited<ReturnType<LedgerState['apply']>>;
+          try {
+            applied = await this.#state.apply(record.bytes, record);
+          } catch (error) {
+            throw stateError(error, `apply ledger ${ledger}`, ledger);
+          }
+          counts.applied++;
+          if (applied.matches) counts.matching++;
+        }
+        if (ledger > this.#hotLedger) counts.events += this.#ingestEvents(ledger, extract);
+        this.#rememberHash(ledger, Buffer.from(extract.header.ledgerHash).toString('hex'));
+        counts.ledgers++;
+        previous = ledger;
+        expected = ledger + 1;
+        if (++sinceRecorded >= POSITION_INTERVAL_LEDGERS) {
+          this.#recordPosition();
+          sinceRecorded = 0;
+        }
+        onLedger?.(ledger, summary());
+      }
+    } finally {
+      await iterator.return?.(undefined);
+      this.#recordPosition();
+    }
+    this.#log?.info({ ...summary(), nextLedger: this.nextLedger }, 'ingest finished');
+    return summary();
+  }
+
+  /**
+   * Follow mode: ingests what `source` holds, then waits for it to grow (fs.watch on the path, and a poll every
+   * `pollMs` in case the watch misses a change) and ingests again, until `signal` aborts; resolves after the
+   * ingest in progress finished (never in the middle of a ledger). A record cut short at the end of a growing file
+   * (TRUNCATED) is not an error here: it is the writer's next ledger, read on the next round. Any other error ends
+   * the loop with that error, as in `ingest`.
+   */
+  async follow(
+    source: string,
+    options: { readonly signal: AbortSignal; readonly pollMs?: number },
+    onRound?: (summary: IngestSummary) => void,
+  ): Promise<void> {
+    this.#usable();
+    const pollMs = options.pollMs ?? 1000;
+    while (!options.signal.aborted) {
+      try {
+        const summary = await this.ingest(source, { signal: options.signal }); // not inside `onRound?.(…)`: that skips its argument
+        onRound?.(summary);
+      } catch (error) {
+        if (!isTruncatedTail(error)) throw error;
+        this.#log?.info(
+          { detail: (error as Error).message },
+          'the source ends in a partial record; waiting for the rest',
+        );
+      }
+      this.#log?.info({ nextLedger: this.nextLedger }, 'caught up with the source; waiting for new ledgers');
+      await changeOrTimeout(source, pollMs, options.signal);
+    }
+  }
+
+  /** Records the position, closes the hot chunk and the ledger state (waiting for merges). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#recordPosition();
+    } finally {
+      this.#hot?.close();
+      this.#hot = undefined;
+      await Promise.all(this.#freezes);
+      await this.#state.close();
+    }
+  }
+
+  #checkChain(ledger: number, extract: LedgerExtract, record: LedgerCloseMetaRecord): void {
+    const previousHash = this.#hashes.get(ledger - 1);
+    if (previousHash === undefined) return;
+    const named = Buffer.from(extract.header.previousLedgerHash).toString('hex');
+    if (named !== previousHash) {
+      throw new NodeError(
+        'HEADER_CHAIN_MISMATCH',
+        `ledger ${ledger} names previous ledger hash ${named}, but ledger ${ledger - 1} has hash ${previousHash}`,
+        { ledger, ...fileOf(record) },
+      );
+    }
+  }
+
+  #rememberHash(ledger: number, hash: string): void {
+    this.#hashes.set(ledger, hash);
+    // Keep the last two: a position is min(state, hot), at most one ledger behind the newest.
+    for (const key of this.#hashes.keys()) if (key < ledger - 1) this.#hashes.delete(key);
+  }
+
+  /** Writes ledger L's events into L's hot chunk (opening a new chunk at a boundary); returns their count. */
+  #ingestEvents(ledger: number, extract: LedgerExtract): number {
+    const chunkId = chunkIdOfLedger(ledger);
+    try {
+      if (this.#hot === undefined || this.#hot.chunkId !== chunkId) {
+        // The finished chunk is synced and closed, then frozen to cold on a worker while ingest goes on here.
+        const finished = this.#hot;
+        finished?.sync();
+        finished?.close();
+        this.#hot = undefined;
+        if (finished !== undefined && chunkId === finished.chunkId + 1) this.#freezeInBackground(finished.chunkId);
+        mkdirSync(this.layout.hotDir, { recursive: true });
+        this.#hot = HotStore.open(hotChunkPath(this.layout, chunkId), { chunkId, create: true });
+      }
+      const closedAt = Number(extract.header.closeTime);
+      const payloads = extract.events.map((event) =>
+        encodePayload({
+          txHash: event.txHash,
+          ledger,
+          txIndex: event.tx,
+          opIndex: event.op,
+          ledgerClosedAt: closedAt,
+          eventIndex: event.eventIndex,
+          contractEvent: event.xdr,
+        }),
+      );
+      this.#hot.ingestLedger(ledger, payloads);
+      this.#hotLedger = ledger;
+      return payloads.length;
+    } catch (error) {
+      if (!(error instanceof HotStoreError)) throw error;
+      throw new NodeError('EVENTS_FAILED', `cannot store the events of ledger ${ledger}: ${error.message}`, {
+        ledger,
+        ...(error.file === undefined ? {} : { file: error.file }),
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * Records min(state, durable hot) in node.json, after syncing the hot chunk: never ahead of what every store holds
+   * durably (the state fsyncs each ledger it applies). Skipped when that ledger's hash is not known.
+   */
+  #recordPosition(): void {
+    let hotDurable = this.#hotLedger;
+    if (this.#hot !== undefined) {
+      try {
+        hotDurable = Math.min(this.#hotLedger, this.#hot.sync() ?? this.#file.firstLedger - 1);
+      } catch (error) {
+        // A chunk that cannot sync keeps the position where it was (safe: never ahead); the error itself surfaces
+        // on the next ingest call into the chunk.
+        if (!(error instanceof HotStoreError)) throw error;
+        this.#log?.warn({ err: error }, 'cannot sync the hot chunk; the position stays where it was');
+        return;
+      }
+    }
+    const ledger = Math.min(this.#state.ledger, hotDurable);
+    const hash = this.#hashes.get(ledger);
+    if (hash === undefined || ledger === this.#file.position?.ledger) return;
+    this.#file = { ...this.#file, position: { ledger, hash } };
+    writeNodeFile(this.layout, this.#file);
+  }
+
+  /**
+   * Starts the background freeze of a finished chunk. Its outcome is logged and never fails ingest: until its cold
+   * manifest is durable the chunk stays hot on disk, and a failed freeze leaves it so. Not exercised by the
+   * integration tests (no test source reaches a chunk boundary); the freeze itself is tested in freezer.test.ts.
+   */
+  #freezeInBackground(chunkId: number): void {
+    let freezing: Promise<unknown>;
+    try {
+      freezing = freezeInBackground(this.layout, chunkId).then(
+        (outcome) => this.#log?.info({ chunkId, ...outcome }, `froze chunk ${chunkId} to cold`),
+        (error: unknown) => this.#log?.warn({ chunkId, err: error }, `cannot freeze chunk ${chunkId}; it stays hot`),
+      );
+    } catch (error) {
+      this.#log?.warn({ chunkId, err: error }, `cannot start freezing chunk ${chunkId}; it stays hot`);
+      return;
+    }
+    this.#freezes.add(freezing);
+    void freezing.finally(() => this.#freezes.delete(freezing));
+  }
+
+  #usable(): void {
+    if (this.#closed) throw new NodeError('INVALID_ARGUMENT', 'the node is closed', { field: 'node' });
+  }
+}
+
+/** The first node.json of a new data directory (the source must start at ledger 2, the network's genesis). */
+async function initDataDir(layout: DataDirLayout, options: NodeOptions & { readonly source?: string }) {
+  const passphrase = options.networkPassphrase;
+  if (passphrase === undefined || passphrase === '') {
+    throw new NodeError('INVALID_ARGUMENT', 'a new data directory needs --network-passphrase', {
+      field: 'networkPassphrase',
+      file: layout.root,
+    });
+  }
+  if (options.source === undefined) {
+    throw new NodeError('BAD_DATA_DIR', `no node.json: not a data directory (ingest into it first)`, {
+      file: layout.root,
+    });
+  }
+  const first = await firstLedgerOf(options.source);
+  if (first !== 2) {
+    throw new NodeError(
+      'SOURCE_MISMATCH',
+      `a new data directory starts from the network's genesis: the source must start at ledger 2, not ${first ?? '(empty)'}`,
+      { file: options.source, ...(first === undefined ? {} : { ledger: first }) },
+    );
+  }
+  const file: NodeFile = {
+    formatVersion: NODE_FORMAT_VERSION,
+    networkPassphrase: passphrase,
+    networkId: networkIdOf(passphrase),
+    firstLedger: 2,
+    position: null,
+  };
+  writeNodeFile(layout, file);
+  return file;
+}
+
+/**
+ * Builds ledger 1 from the source's genesis in a side directory and renames it into place, so that a crash leaves
+ * either no state (rebuilt on the next start) or a whole one.
+ */
+async function createGenesisState(
+  layout: DataDirLayout,
+  file: NodeFile,
+  options: NodeOptions & { readonly source?: string },
+): Promise<void> {
+  if (file.position !== null || options.source === undefined) {
+    throw new NodeError('BAD_DATA_DIR', 'node.json exists but the ledger state is missing', { file: layout.stateDir });
+  }
+  const building = `${layout.stateDir}.creating`;
+  rmSync(building, { recursive: true, force: true });
+  rmSync(layout.stateDir, { recursive: true, force: true });
+  try {
+    const genesis = await genesisFromSource(options.source, file.networkPassphrase);
+    const state = await LedgerState.create(building, genesis, { merger: 'inline', verify: options.verify ?? true });
+    await state.close();
+  } catch (error) {
+    throw stateError(error, 'create the genesis ledger', 1);
+  }
+  renameSync(building, layout.stateDir);
+  fsyncDirectorySync(dirname(layout.stateDir));
+}
+
+/** Opens the newest hot chunk and finds the newest ledger the hot tier holds. */
+function reopenHot(layout: DataDirLayout, file: NodeFile): { hot: HotStore | undefined; hotLedger: number } {
+  const ids = hotChunkIds(layout);
+  let hot: HotStore | undefined;
+  let hotLedger = file.firstLedger - 1;
+  try {
+    for (let i = ids.length - 1; i >= 0; i--) {
+      // `!`: i is an index of ids
+      const chunkId = ids[i]!;
+      const store = HotStore.open(hotChunkPath(layout, chunkId), { chunkId });
+      const latest = store.latestLedger;
+      if (hot === undefined) hot = store;
+      else store.close();
+      if (latest !== undefined) {
+        hotLedger = latest;
+        break;
+      }
+    }
+  } catch (error) {
+    hot?.close();
+    if (!(error instanceof HotStoreError)) throw error;
+    throw new NodeError('EVENTS_FAILED', `cannot reopen the hot chunk: ${error.message}`, { cause: error });
+  }
+  return { hot, hotLedger };
+}
+
+function extractOf(record: LedgerCloseMetaRecord): LedgerExtract {
+  try {
+    return extractLedger(record.bytes, record);
+  } catch (error) {
+    if (!(error instanceof LedgerMetaError)) throw error;
+    throw new NodeError('SOURCE_FAILED', `ledger ${record.ledgerSeq} cannot be read: ${error.message}`, {
+      ledger: record.ledgerSeq,
+      ...fileOf(record),
+      cause: error,
+    });
+  }
+}
+
+function stateError(error: unknown, doing: string, ledger: number | undefined): unknown {
+  if (error instanceof NodeError || !(error instanceof LedgerStateError)) return error;
+  return new NodeError('STATE_FAILED', `cannot ${doing}: ${error.message}`, {
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(error.file === undefined ? {} : { file: error.file }),
+    cause: error,
+  });
+}
+
+function fileOf(record: LedgerCloseMetaRecord): { file?: string } {
+  return record.file === undefined ? {} : { file: record.file };
+}
+
+/** A source error that is a record cut short: the end of a file still being written. */
+function isTruncatedTail(error: unknown): boolean {
+  if (!(error instanceof NodeError) || error.code !== 'SOURCE_FAILED') return false;
+  let cause: unknown = error.cause;
+  while (cause instanceof NodeError) cause = cause.cause;
+  return cause instanceof LedgerMetaError && cause.code === 'TRUNCATED';
+}
+
+/** Resolves when `path` changes, after `ms`, or when `signal` aborts, whichever comes first. */
+function changeOrTimeout(path: string, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    let watcher: ReturnType<typeof watch> | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      watcher?.close();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    try {
+      watcher = watch(path, { persistent: false }, done);
+      watcher.on('error', () => undefined); // the poll still wakes the loop
+    } catch {
+      // No watch on this path or platform: the poll alone wakes the loop.
+    }
+  });
+}

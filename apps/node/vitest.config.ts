@@ -1,0 +1,3 @@
+import { strataProject } from '../../vitest.shared.ts';
+
+export default strataProject('node');
