@@ -1,5 +1,6 @@
 // The slab walk's skips, pinned slab by slab on the skip corpus (rare terms hundreds of empty 1,024-id slabs apart;
-// support/rare-corpus.ts), and its allocations. Properties:
+// support/rare-corpus.ts), and its allocations. The engine here walks every stage slab by slab (slabWalkEngine: the
+// auto choice would walk these sparse plans by spans, pinned in engine-span-walk.test.ts). Properties:
 // 1. The skip corpus is what it claims (rare ids, near misses, gaps of hundreds of slabs), by the oracle alone.
 // 2. For every skip shape × window × direction × stage-1 width (1, 8, and one stage), a drained walk opens exactly
 //    the slabs holding a candidate, each entered at its candidate (ascending from the first, descending up to the
@@ -11,7 +12,8 @@
 // 4. A chunk-sized term opens every slab of its window (entered at its first candidate: the slab boundary's ids
 //    belong to the other rare contract); rare terms that never meet open nothing.
 // 5. Oracle gate on the skip (upstream TestMatches_RareTermsSpanSlabs): the rare-dominated shapes of the shaped
-//    corpus at slab widths 2^4, 2^6, 2^10 and 2^13, windows between rare ids, drained and paged.
+//    corpus at slab widths 2^4, 2^6, 2^10 and 2^13, windows between rare ids, drained and paged, for each walk (the
+//    auto choice, slabs forced, spans forced).
 // 6. Allocations: a plan empty on a slab allocates nothing there (onSlab's SlabAndAllocations: an empty slab adds no
 //    bitmap and no array; a slab with candidates adds exactly its one result array; no bitmap beyond the evaluator's
 //    two scratch bitmaps is ever created), shown on near misses alone and beside a non-empty plan.
@@ -38,7 +40,7 @@ import {
   rareCorpus,
   SKIP_SHAPES,
 } from './support/rare-corpus.js';
-import { realEngine } from './support/run-engine.js';
+import { slabWalkEngine, WALK_ENGINES } from './support/run-engine.js';
 import { SHAPED_CORPUS_SIZE, SHAPES, shapedCorpus } from './support/shaped-corpus.js';
 import { checkShapeSlabs, checkSlabsOpened, recordWalk } from './support/slab-checks.js';
 
@@ -108,7 +110,7 @@ describe('the skip corpus is what it claims', () => {
 
 describe('a drained walk opens exactly the slabs holding a candidate', () => {
   for (const shape of SKIP_SHAPES) {
-    it(shape.name, () => checkShapeSlabs(realEngine, fx.reader, fx.oracle, shape.filters, STAGE1_WIDTHS));
+    it(shape.name, () => checkShapeSlabs(slabWalkEngine, fx.reader, fx.oracle, shape.filters, STAGE1_WIDTHS));
   }
 
   it('the pinned lists are not vacuous: rare alone, whole corpus', () => {
@@ -129,7 +131,7 @@ describe('a drained walk opens exactly the slabs holding a candidate', () => {
 describe('a consumer that stops after a page opens only the slabs its fetches need', () => {
   for (const shape of SKIP_SHAPES.filter((s) => !s.name.includes('never') && !s.name.includes('absent'))) {
     it(shape.name, () =>
-      checkShapeSlabs(realEngine, fx.reader, fx.oracle, shape.filters, STAGE1_WIDTHS, [
+      checkShapeSlabs(slabWalkEngine, fx.reader, fx.oracle, shape.filters, STAGE1_WIDTHS, [
         { limit: 1 },
         { limit: 2 },
         { limit: 3 },
@@ -144,7 +146,7 @@ describe('chunk-sized and never-meeting terms', () => {
   it('a chunk-sized term opens every slab of its window, entered at its first candidate', async () => {
     for (const direction of DIRECTIONS) {
       for (const stage1Slabs of STAGE1_WIDTHS) {
-        await checkSlabsOpened(realEngine, fx.reader, fx.oracle, {
+        await checkSlabsOpened(slabWalkEngine, fx.reader, fx.oracle, {
           filters: DENSE_SHAPE.filters,
           window: DENSE_WINDOW,
           direction,
@@ -154,7 +156,7 @@ describe('chunk-sized and never-meeting terms', () => {
       }
     }
     const record = await recordWalk(
-      realEngine,
+      slabWalkEngine,
       fx.reader,
       { filters: DENSE_SHAPE.filters, window: DENSE_WINDOW, direction: 'asc' },
       { slabShift: RARE_SLAB_SHIFT },
@@ -186,13 +188,15 @@ describe('oracle gate on the skip: rare-dominated shapes at narrow slab widths',
       { name: 'to between rare ids', window: { start: 0, end: 60_000 } },
       { name: 'between rare ids', window: { start: 20_000, end: 60_000 } },
     ];
-    for (const slabShift of [4, 6, 10, 13]) {
-      await checkMatrix(realEngine, shaped.reader, shaped.oracle, {
-        shapes,
-        windows,
-        limits: [undefined, 1, 3],
-        schedules: [{ slabShift }],
-      });
+    for (const { engine } of WALK_ENGINES) {
+      for (const slabShift of [4, 6, 10, 13]) {
+        await checkMatrix(engine, shaped.reader, shaped.oracle, {
+          shapes,
+          windows,
+          limits: [undefined, 1, 3],
+          schedules: [{ slabShift }],
+        });
+      }
     }
   });
 });
@@ -202,7 +206,7 @@ describe('a plan empty on a slab allocates nothing there', () => {
     for (const direction of DIRECTIONS) {
       for (const stage1Slabs of [1, ONE_STAGE]) {
         const record = await recordWalk(
-          realEngine,
+          slabWalkEngine,
           fx.reader,
           { filters: NEAR_MISS_SHAPE.filters, window: NEAR_MISS_WINDOW, direction },
           { slabShift: RARE_SLAB_SHIFT, stage1Slabs },
@@ -223,7 +227,7 @@ describe('a plan empty on a slab allocates nothing there', () => {
   it('beside a non-empty plan: the slab adds exactly its one result array', async () => {
     for (const direction of DIRECTIONS) {
       const record = await recordWalk(
-        realEngine,
+        slabWalkEngine,
         fx.reader,
         { filters: NEAR_MISS_BESIDE_RARE.filters, window: NEAR_MISS_WINDOW, direction },
         { slabShift: RARE_SLAB_SHIFT, stage1Slabs: ONE_STAGE },

@@ -63,7 +63,7 @@ export function usesKernel(terms: PlanTerms): boolean {
 const CONTAINER_SPAN = 65_536;
 
 /** `terms` sorted by ascending window cardinality (stable): the order `plan` and `slab` want a plan's terms in. */
-export function rarestFirst(terms: PlanTerms): WindowTerm[] {
+export function rarestFirst<T extends { readonly cardinality: number }>(terms: readonly T[]): T[] {
   // An insertion sort of a copy: plans hold a handful of terms, and Array.prototype.sort allocates a work array
   // per call (measured: 0.3 MB per 256-plan request).
   const sorted = terms.slice();

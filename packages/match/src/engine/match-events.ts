@@ -1,18 +1,21 @@
 // The match engine over one chunk (spec §4.3-4.5; upstream stores/event/match.go Matches and streamSlabs, PR #968): a
 // window of ordinals, a plan and the exact post-filter in; the matching events out, in walk order, lazily. Index
 // plans walk the window in two stages (the first STAGE1_SLABS slabs from the starting edge, then the rest only if the
-// consumer still pulls), one batched term lookup per stage, slab by slab (SlabStepper); match-all streams the window
-// with fetchRange and no index work. Fetches are sized to the consumer: the first to its room plus one look-ahead
+// consumer still pulls), one batched term lookup per stage, each stage by spans when its plans are sparse (SpanWalk)
+// and slab by slab otherwise (SlabStepper); match-all streams the window with fetchRange and no index work. Fetches are sized to the consumer: the first to its room plus one look-ahead
 // (capped), later ones MATCH_BATCH_SIZE; ordinals go to the reader ascending and come back in walk order.
 import { describeValue } from '@strata/base';
 import type { ChunkReader, FetchedEvent, OrdinalWindow, PostFilter, ReadonlyBitmap } from '@strata/events';
 import roaring from 'roaring';
 import { type PlanTerms, rarestFirst } from '../bitmap/slab-and.js';
+import type { CountedPlan, CountedTerm } from '../bitmap/span-and.js';
 import { WindowTerm } from '../bitmap/window-term.js';
 import { MatchError, MatchErrorCode } from '../errors.js';
 import { checkPlanShape, type IndexPlan, type QueryPlan } from '../planner/query-plan.js';
 import { readerCall, storeInconsistent } from '../reader-calls.js';
+import type { CandidateWalk } from './candidate-walk.js';
 import { SlabStepper } from './slab-stepper.js';
+import { type SpanRate, SpanWalk, spansFit } from './span-walk.js';
 import {
   MATCH_BATCH_SIZE,
   MAX_FIRST_BATCH,
@@ -41,6 +44,18 @@ export interface EngineFaults {
   readonly fetchWholeCandidateSet?: boolean;
   /** The group proof leaves its last plan out of the OR it tests, yet still counts that plan as proved empty. */
   readonly groupProofDropsPlan?: boolean;
+  /** The span walk leaves the first ordinal of every span (in walk order) out of the span it evaluates. */
+  readonly spanDropsEdgeOrdinal?: boolean;
+}
+
+/**
+ * Which walk a stage takes: `auto` (matchEvents) chooses per stage with spansFit; `slabs` and `spans` force one, so the
+ * tests pin each walk on its own. `spanMaxValues` replaces SPAN_MAX_VALUES, so small corpora reach the cap. Test seams,
+ * not exported from the package.
+ */
+export interface WalkSeams {
+  readonly stageWalk?: 'auto' | 'slabs' | 'spans';
+  readonly spanMaxValues?: number;
 }
 
 /** Checked options with defaults filled in. */
@@ -54,6 +69,9 @@ interface Walk {
   readonly stage1Slabs: number;
   readonly trace: MatchTrace | undefined;
   readonly faults: EngineFaults;
+  readonly seams: WalkSeams;
+  /** What the span walk has found so far in this call: stage 1's rate sizes stage 2's first span. */
+  readonly spanRate: SpanRate;
 }
 
 function invalid(field: string, detail: string): never {
@@ -83,6 +101,7 @@ function checkWalk(
   window: OrdinalWindow,
   options: MatchOptions,
   faults: EngineFaults,
+  seams: WalkSeams,
 ): Walk {
   checkReader(reader);
   checkPlanShape(plan);
@@ -112,6 +131,8 @@ function checkWalk(
     stage1Slabs: checkInteger(options.stage1Slabs ?? STAGE1_SLABS, 1, 2 ** 16, 'options.stage1Slabs'),
     trace,
     faults,
+    seams,
+    spanRate: { slabs: 0, candidates: 0 },
   };
 }
 
@@ -122,7 +143,8 @@ function checkWalk(
  *
  * Lazy: nothing is looked up or fetched before the first pull, stage 2 is looked up only if the consumer pulls past
  * stage 1, and a consumer that stops pulling (`return()`, `break`) ends the walk. Memory is bounded by one slab's
- * candidates and one fetch batch, whatever the window or `firstBatch`.
+ * candidates (a stage walked by spans: one span's, at most SPAN_MAX_VALUES or one slab's) and one fetch batch,
+ * whatever the window or `firstBatch`.
  *
  * Payloads are the reader's (borrowed: they may alias shared buffers, valid until the reader closes); a consumer that
  * keeps one copies it. Bad arguments reject with MatchError INVALID_ARGUMENT (or INVALID_ARGUMENT from checkPlanShape);
@@ -139,7 +161,7 @@ export function matchEvents(
   return matchEventsWith(reader, plan, postFilter, window, options, {});
 }
 
-/** matchEvents with deliberate defects: the seam negative controls use. */
+/** matchEvents with deliberate defects (the seam negative controls use) and a forced stage walk (WalkSeams). */
 export async function* matchEventsWith(
   reader: ChunkReader,
   plan: QueryPlan,
@@ -147,8 +169,9 @@ export async function* matchEventsWith(
   window: OrdinalWindow,
   options: MatchOptions,
   faults: EngineFaults,
+  seams: WalkSeams = {},
 ): AsyncGenerator<Match, void, undefined> {
-  const walk = checkWalk(reader, plan, postFilter, window, options, faults);
+  const walk = checkWalk(reader, plan, postFilter, window, options, faults, seams);
   const count = await readerCall('eventCount', reader.chunkId, async () => reader.eventCount());
   if (window.end > count) invalid('window', `end ${window.end} is past the reader's ${count} events`);
   if (window.start === window.end) return;
@@ -224,7 +247,10 @@ function* stagesOf(walk: Walk, window: OrdinalWindow): Generator<OrdinalWindow> 
  */
 type CandidateBatches = (size: number) => Uint32Array;
 
-/** One stage: one batched lookup and the surviving plans' terms; undefined when no plan survives (no more I/O). */
+/**
+ * One stage: one batched lookup and the surviving plans' terms; undefined when no plan survives (no more I/O). The
+ * stage is walked by spans when its plans are sparse (spansFit), else slab by slab.
+ */
 async function openStage(walk: Walk, plan: IndexPlan, stage: OrdinalWindow): Promise<CandidateBatches | undefined> {
   const { reader, trace } = walk;
   trace?.onLookup?.(stage, plan.terms.length);
@@ -242,27 +268,39 @@ async function openStage(walk: Walk, plan: IndexPlan, stage: OrdinalWindow): Pro
       return batch;
     };
   }
-  const stepper = new SlabStepper(plans, stage, walk.descending ? 'desc' : 'asc', walk.slabShift, walk.faults, trace);
+  const direction = walk.descending ? 'desc' : 'asc';
+  const { stageWalk = 'auto' } = walk.seams;
+  let candidates: CandidateWalk;
+  if (stageWalk === 'spans' || (stageWalk === 'auto' && spansFit(plans, stage))) {
+    candidates = new SpanWalk(plans, stage, direction, walk.slabShift, {
+      rate: walk.spanRate,
+      faults: walk.faults,
+      trace,
+      ...(walk.seams.spanMaxValues === undefined ? {} : { maxValues: walk.seams.spanMaxValues }),
+    });
+  } else {
+    candidates = new SlabStepper(windowTerms(plans, stage), stage, direction, walk.slabShift, walk.faults, trace);
+  }
   return (size) => {
     const batch = new Uint32Array(size);
-    const taken = stepper.take(batch, size);
+    const taken = candidates.take(batch, size);
     return taken === size ? batch : batch.subarray(0, taken);
   };
 }
 
 /**
  * Upstream resolvePlans: a plan naming a term absent from the lookup is dropped (its conjunction is empty); a
- * present term becomes a WindowTerm over the stage (made once per distinct term, its cardinality inside the window
- * computed once), and each plan's terms are ordered rarest first.
+ * present term gets its cardinality inside the stage, counted once per distinct term (the rarity both walks order a
+ * plan's terms by, rarest first).
  */
 function resolvePlans(
   reader: ChunkReader,
   plan: IndexPlan,
   bitmaps: readonly (ReadonlyBitmap | undefined)[],
   stage: OrdinalWindow,
-): PlanTerms[] {
-  const terms = new Map<number, WindowTerm>();
-  const resolved: PlanTerms[] = [];
+): CountedTerm[][] {
+  const terms = new Map<number, CountedTerm>();
+  const resolved: CountedTerm[][] = [];
   for (const slots of plan.plans) {
     if (slots.some((slot) => bitmaps[slot] === undefined)) continue;
     const planTerms = slots.map((slot) => {
@@ -272,7 +310,7 @@ function resolvePlans(
         if (!(bitmap instanceof RoaringBitmap32)) {
           storeInconsistent(`lookupTerms answered ${describeValue(bitmap)} for term ${slot}`, reader.chunkId);
         }
-        term = new WindowTerm(bitmap, stage.start, stage.end - 1);
+        term = { bitmap, cardinality: bitmap.rangeCardinality(stage.start, stage.end) };
         terms.set(slot, term);
       }
       return term;
@@ -282,8 +320,30 @@ function resolvePlans(
   return resolved;
 }
 
+/**
+ * The slab stepper's terms: one WindowTerm over the stage per distinct term, each plan's order kept. The plans'
+ * arrays are resolvePlans' own, so each term is replaced in place (a WindowTerm is a CountedTerm too) and no array per
+ * plan is made again.
+ */
+function windowTerms(plans: CountedTerm[][], stage: OrdinalWindow): PlanTerms[] {
+  const windowed = new Map<CountedTerm, WindowTerm>();
+  for (const terms of plans) {
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      let windowTerm = windowed.get(term);
+      if (windowTerm === undefined) {
+        windowTerm = new WindowTerm(term.bitmap, stage.start, stage.end - 1, { cardinality: term.cardinality });
+        windowed.set(term, windowTerm);
+      }
+      terms[i] = windowTerm;
+    }
+  }
+  // Every element is now a WindowTerm.
+  return plans as WindowTerm[][];
+}
+
 /** The fetchWholeCandidateSet fault: every plan's AND over the whole stage, ORed, in walk order. */
-function wholeCandidateSet(plans: readonly PlanTerms[], stage: OrdinalWindow, descending: boolean): Uint32Array {
+function wholeCandidateSet(plans: readonly CountedPlan[], stage: OrdinalWindow, descending: boolean): Uint32Array {
   const union = new RoaringBitmap32();
   for (const terms of plans) {
     const and = RoaringBitmap32.fromRange(stage.start, stage.end);

@@ -8,6 +8,7 @@ import { assert } from '@strata/base';
 import { GROUP_MIN_PLANS } from '../bitmap/plan-group.js';
 import { type PlanTerms, SlabAnd, type SlabAndAllocations, usesKernel } from '../bitmap/slab-and.js';
 import type { WindowTerm } from '../bitmap/window-term.js';
+import { CandidateWalk } from './candidate-walk.js';
 import type { Direction } from './types.js';
 
 /** A plan's bound when its terms have no candidate left in the stage: the plan is done for the stage. */
@@ -45,7 +46,7 @@ export interface StepperTrace {
  * the cursor to its slab's edge, each member's proof would end where it starts, so each stale member's bound is the
  * cursor without probing its terms again.
  */
-export class SlabStepper {
+export class SlabStepper extends CandidateWalk {
   private readonly plans: readonly PlanTerms[];
   private readonly bounds: number[];
   /** Per plan: how many of its evaluations in a row came up empty (0: the last one had candidates). */
@@ -59,7 +60,7 @@ export class SlabStepper {
   private readonly inGroup: Uint8Array;
   private readonly groupSize: number;
   private readonly groupTerms: readonly WindowTerm[];
-  /** Scratch of openNextSlab, reused: the plans evaluated on the slab, their indexes and their counts. */
+  /** Scratch of nextBlock, reused: the plans evaluated on the slab, their indexes and their counts. */
   private readonly inSlab: PlanTerms[] = [];
   private readonly inSlabIndex: number[] = [];
   private readonly inSlabCounts: number[] = [];
@@ -72,9 +73,6 @@ export class SlabStepper {
   private readonly trace: StepperTrace | undefined;
   /** Ascending: the inclusive low edge of what is left; descending: its exclusive high edge. */
   private cursor: number;
-  /** The current slab's candidates, handed out from `next` on (forward ascending, backward descending). */
-  private slab: Uint32Array | undefined;
-  private next = 0;
   private done = false;
 
   constructor(
@@ -85,6 +83,7 @@ export class SlabStepper {
     faults: StepperFaults = {},
     trace?: StepperTrace,
   ) {
+    super(direction === 'desc');
     this.plans = plans;
     // A plain array of small integers (ordinals below 2^30 stay unboxed; a Float64Array boxed every bound it handed
     // out: 1.5 MB of heap numbers per never-matching request).
@@ -118,31 +117,6 @@ export class SlabStepper {
   /** Objects the slab evaluator allocated so far (see SlabAndAllocations). */
   get allocations(): Readonly<SlabAndAllocations> {
     return this.evaluator.allocations;
-  }
-
-  /** Fills `dst` from index 0 with up to `count` candidates in walk order; returns how many (fewer: stage done). */
-  take(dst: Uint32Array, count: number): number {
-    assert(count <= dst.length, 'take fits the destination');
-    let filled = 0;
-    while (filled < count) {
-      const slab = this.slab;
-      if (slab === undefined || this.next >= slab.length) {
-        this.slab = undefined;
-        if (!this.openNextSlab()) break;
-        continue;
-      }
-      const n = Math.min(count - filled, slab.length - this.next);
-      if (this.descending) {
-        // The slab is ascending; hand it out from its end.
-        const top = slab.length - 1 - this.next;
-        for (let i = 0; i < n; i++) dst[filled + i] = slab[top - i]!;
-      } else {
-        dst.set(slab.subarray(this.next, this.next + n), filled);
-      }
-      this.next += n;
-      filled += n;
-    }
-    return filled;
   }
 
   private slabBase(ordinal: number): number {
@@ -237,13 +211,13 @@ export class SlabStepper {
     return true;
   }
 
-  /** Evaluates the next slab holding a bound; false when the stage is exhausted. */
-  private openNextSlab(): boolean {
+  /** Evaluates the next slab holding a bound: its candidates, or undefined when the stage is exhausted. */
+  protected override nextBlock(): Uint32Array | undefined {
     while (!this.done) {
       const bound = this.nearestBound();
       if (bound === -1 || bound < this.start || bound >= this.end) {
         this.done = true;
-        return false;
+        return undefined;
       }
       if (this.faults.skipOneSlabTooFar === true && this.skipsPast(bound)) continue;
       let lo: number;
@@ -285,13 +259,9 @@ export class SlabStepper {
         else if (this.emptyRuns[p]! < 255) this.emptyRuns[p]!++;
       }
       this.trace?.onSlab?.(lo, hi, result?.length ?? 0, this.evaluator.allocations);
-      if (result !== undefined) {
-        this.slab = result;
-        this.next = 0;
-        return true;
-      }
+      if (result !== undefined) return result;
     }
-    return false;
+    return undefined;
   }
 
   /**

@@ -42,6 +42,12 @@ export interface MatchTrace {
    * many plans the group holds, and whether it proved them all empty there (false: they were evaluated one by one).
    */
   onGroupProof?(lo: number, hi: number, plans: number, empty: boolean): void;
+  /**
+   * A span evaluated by the span walk (a stage of sparse plans, evaluated natively over many slabs at once): its
+   * inclusive ordinal range [lo, hi] (whole slabs from the walk's cursor, clipped to the stage) and the candidates it
+   * gave. A stage reports either onSpan or onSlab, never both.
+   */
+  onSpan?(lo: number, hi: number, candidates: number): void;
   /** One fetchEvents call, with the ordinals (ascending) it asked for. */
   onFetch?(ordinals: Uint32Array): void;
   /** One fetchRange call (match-all), with its window. */

@@ -80,6 +80,8 @@ export interface PageWalk {
   readonly stages: OrdinalWindow[];
   /** The candidates gathered into fetches, in walk order. */
   readonly gathered: number[];
+  /** Per stage entered: true when the walk ran it out (its last batch came back short), false when the page filled. */
+  readonly exhausted: boolean[];
 }
 
 /**
@@ -97,6 +99,7 @@ export function pageWalk(
 ): PageWalk {
   const entered: OrdinalWindow[] = [];
   const gathered: number[] = [];
+  const exhausted: boolean[] = [];
   let yielded = 0;
   for (const stage of stages) {
     if (yielded >= limit) break;
@@ -109,9 +112,16 @@ export function pageWalk(
       next += batch.length;
       gathered.push(...batch);
       yielded += batch.length;
-      if (yielded >= limit || batch.length < size) break;
+      if (batch.length < size) {
+        exhausted.push(true);
+        break;
+      }
+      if (yielded >= limit) {
+        exhausted.push(false);
+        break;
+      }
       size = batchSize;
     }
   }
-  return { stages: entered, gathered };
+  return { stages: entered, gathered, exhausted };
 }

@@ -9,7 +9,7 @@ import {
   type StorageFilter,
 } from '@strata/events';
 import { expect } from 'vitest';
-import { type EngineFaults, matchEvents, matchEventsWith } from '../../src/engine/match-events.js';
+import { type EngineFaults, matchEvents, matchEventsWith, type WalkSeams } from '../../src/engine/match-events.js';
 import type { Direction, Match, MatchOptions, MatchTrace } from '../../src/engine/types.js';
 import { planQuery, type QueryPlan } from '../../src/planner/query-plan.js';
 import type { Corpus } from './corpus.js';
@@ -24,11 +24,24 @@ export type Engine = (
 
 export const realEngine: Engine = matchEvents;
 
-/** The engine with deliberate defects (the negative controls). */
-export function faultyEngine(faults: EngineFaults): Engine {
+/** The engine with deliberate defects (the negative controls), its stage walk chosen as `seams` say. */
+export function faultyEngine(faults: EngineFaults, seams: WalkSeams = {}): Engine {
   return (reader, plan, postFilter, window, options) =>
-    matchEventsWith(reader, plan, postFilter, window, options, faults);
+    matchEventsWith(reader, plan, postFilter, window, options, faults, seams);
 }
+
+/** The real engine with every stage walked slab by slab (the slab stepper), whatever its plans. */
+export const slabWalkEngine: Engine = faultyEngine({}, { stageWalk: 'slabs' });
+
+/** The real engine with every stage walked by spans (the span walk), whatever its plans. */
+export const spanWalkEngine: Engine = faultyEngine({}, { stageWalk: 'spans' });
+
+/** The real engine, each walk, by name: what the differential suites run over. */
+export const WALK_ENGINES: readonly { readonly walk: string; readonly engine: Engine }[] = [
+  { walk: 'auto', engine: realEngine },
+  { walk: 'slabs', engine: slabWalkEngine },
+  { walk: 'spans', engine: spanWalkEngine },
+];
 
 /** The engine's schedule knobs (test seams): slab width, stage-1 slabs, fetch size after the first. */
 export interface Schedule {
