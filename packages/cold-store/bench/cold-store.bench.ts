@@ -6,11 +6,14 @@
 // - bytes-per-event: events.pack + index.pack + index.hash on disk ÷ events; baseline: the hot database's files;
 // - open (ms): openChunk of the frozen chunk (manifest, three files, every check); baseline: openHotReader (its
 //   index rebuilt from the database);
-// - lookup.1, lookup.3, lookup.15 (µs): lookupTerms of that many terms of random events over the whole chunk;
+// - lookup.1, lookup.3, lookup.15 (µs): lookupTerms of that many terms of random events over the whole chunk, 64 key
+//   sets in turn, so the reader's view cache holds their bitmaps after the first round; `.uncached`: the same with
+//   the cache off (viewCacheBytes 0), each lookup making its bitmap (a frozen view, or a delta list's bitmap);
 // - fetch-1000-scattered.c1 / .c4 / .c8 (p50 with p99, ms): 1,000 random ordinals, sorted, one fetchEvents, at that
-//   fetch concurrency, page cache warm; and the same with `.cold`: the file's pages evicted before each fetch
-//   (StorageFile.dropCache: madvise MADV_PAGEOUT on Linux ≥ 5.4; the hot baseline reads with SQLite's mmap off and
-//   its database's pages evicted the same way; skipped where the platform cannot);
+//   fetch concurrency, page cache warm (events.pack's records read from its mapping); and the same with `.cold`:
+//   the file's pages evicted before each fetch (StorageFile.dropCache: madvise MADV_PAGEOUT on Linux ≥ 5.4; the
+//   batches not in memory are read with the fan-out of positioned reads; the hot baseline reads with SQLite's mmap
+//   off and its database's pages evicted the same way; skipped where the platform cannot);
 // - query.pubnet-mix (p50 with p99, ms, and .p99): the real requests of ../shared/fixtures/pubnet-getevents through
 //   @strata/match's engine, limit 1000, over @strata/match's bench corpus (8.4 M events whose dominant values are
 //   the requests') ingested into a hot store and frozen; skipped, with the reason logged, without the fixture.
@@ -151,7 +154,13 @@ async function generatedChunk(bench: BenchSession): Promise<GeneratedChunk> {
     },
     {
       target: { value: 40 },
-      note: `freezeChunk in a fresh process, best of ${runs.length}: events ${(run.stepMs.events / 1000).toFixed(1)} s, index ${(run.stepMs.index / 1000).toFixed(1)} s, verify ${(run.stepMs.verify / 1000).toFixed(1)} s; CPU ${(run.cpuMs / 1000).toFixed(1)} s (user + system, all threads); peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB including the hot reader's index (${(run.hotOpenMs / 1000).toFixed(1)} s to open); postings spilled ${(run.spilledBytes / 2 ** 20).toFixed(0)} MiB, ${run.partitions} index partitions; ${shape}`,
+      note: `freezeChunk in a fresh process, best of ${runs.length}: events ${(run.stepMs.events / 1000).toFixed(1)} s, index ${(run.stepMs.index / 1000).toFixed(1)} s, verify ${(run.stepMs.verify / 1000).toFixed(1)} s; CPU ${(run.cpuMs / 1000).toFixed(1)} s (user + system, all threads; per step: ${Object.entries(
+        run.stepCpuMs,
+      )
+        .map(([step, cpuMs]) => `${step} ${(cpuMs / 1000).toFixed(1)}`)
+        .join(
+          ', ',
+        )}); peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB including the hot reader's index (${(run.hotOpenMs / 1000).toFixed(1)} s to open); postings spilled ${(run.spilledBytes / 2 ** 20).toFixed(0)} MiB, ${run.partitions} index partitions; ${shape}`,
     },
   );
   const coldBytes = run.bytes.eventsPack + run.bytes.indexPack + run.bytes.indexHash;
@@ -165,7 +174,7 @@ async function generatedChunk(bench: BenchSession): Promise<GeneratedChunk> {
     },
     {
       target: { value: 50 },
-      note: `events.pack ${(run.bytes.eventsPack / events).toFixed(1)} B, index.pack ${(run.bytes.indexPack / events).toFixed(1)} B, index.hash ${(run.bytes.indexHash / events).toFixed(2)} B per event; ${shape}`,
+      note: `events.pack ${(run.bytes.eventsPack / events).toFixed(1)} B (its zstd dictionary included), index.pack ${(run.bytes.indexPack / events).toFixed(1)} B, index.hash ${(run.bytes.indexHash / events).toFixed(2)} B per event; ${shape}${quickMode ? "; quick mode's 20 template ledgers share transactions and accounts more than the full run's 250: its bytes per event read much lower than a full chunk's" : ''}`,
     },
   );
   return { hotPath, dataDir, indexDir, events };
@@ -226,35 +235,52 @@ async function sampleKeys(
   return [...keys.values()];
 }
 
-/** lookup.1, lookup.3, lookup.15 over the whole chunk, cold views against hot bitmaps. */
+/** lookup.1, lookup.3, lookup.15 over the whole chunk, cold views against hot bitmaps; cached, then uncached. */
 async function measureLookups(bench: BenchSession, chunk: GeneratedChunk): Promise<void> {
   const cold = await ColdChunkReader.open(location(chunk));
+  const uncached = await ColdChunkReader.open({ ...location(chunk), read: { viewCacheBytes: 0 } });
   const hot = openHotReader(chunk.hotPath, { chunkId: GENERATED_CHUNK });
   try {
     const window: OrdinalWindow = { start: 0, end: chunk.events };
     const random = lcg(777);
+    const keySets = new Map<number, TermKey[][]>();
     for (const k of [1, 3, 15]) {
-      const sets = await Promise.all(Array.from({ length: 64 }, () => sampleKeys(hot, chunk.events, k, random)));
-      let next = 0;
-      let nextHot = 0;
-      await bench.latency(`lookup.${k}`, {
-        subject: {
-          name: `ColdChunkReader.lookupTerms, ${k} term(s)`,
-          fn: () => cold.lookupTerms(sets[next++ % sets.length]!, window),
-        },
-        baseline: { name: `${HOT}: lookupTerms`, fn: () => hot.lookupTerms(sets[nextHot++ % sets.length]!, window) },
-        note: `ns per call (the report's unit), ${k} term(s) of random events, whole-chunk window, 64 key sets in turn; ${chunk.events} events`,
-      });
+      keySets.set(k, await Promise.all(Array.from({ length: 64 }, () => sampleKeys(hot, chunk.events, k, random))));
+    }
+    // Every set once through each reader before anything is timed: the first row does not pay for compiling the
+    // lookup path, and the cached reader's row starts with its cache filled.
+    for (const sets of keySets.values()) {
+      for (const set of sets) {
+        for (const reader of [cold, uncached, hot]) await reader.lookupTerms(set, window);
+      }
+    }
+    for (const [reader, suffix, what] of [
+      [cold, '', 'view cache on (the sets fit: hits after the first round)'],
+      [uncached, '.uncached', 'view cache off (viewCacheBytes 0): a new bitmap per term'],
+    ] as const) {
+      for (const [k, sets] of keySets) {
+        let next = 0;
+        let nextHot = 0;
+        await bench.latency(`lookup.${k}${suffix}`, {
+          subject: {
+            name: `ColdChunkReader.lookupTerms, ${k} term(s)`,
+            fn: () => reader.lookupTerms(sets[next++ % sets.length]!, window),
+          },
+          baseline: { name: `${HOT}: lookupTerms`, fn: () => hot.lookupTerms(sets[nextHot++ % sets.length]!, window) },
+          note: `ns per call (the report's unit), ${k} term(s) of random events, whole-chunk window, 64 key sets in turn, ${what}; ${chunk.events} events`,
+        });
+      }
     }
   } finally {
-    await cold.close();
+    await Promise.all([cold.close(), uncached.close()]);
     await hot.close();
   }
 }
 
 /**
- * Evicts a file's pages (StorageFile.dropCache). A full GC first: dropCache maps the file for a moment, and pages that
- * an earlier, not yet collected, mapping still maps count as shared, which the kernel does not page out.
+ * Evicts a file's pages (StorageFile.dropCache), through the one mapping LocalStorage shares between every handle of
+ * the file, so the pages the reader read from its mapping go too. A full GC first: pages that an earlier, not yet
+ * collected, mapping of the file still maps count as shared, which the kernel does not page out.
  */
 function evict(file: StorageFile): boolean {
   globalThis.gc?.();
@@ -290,6 +316,7 @@ async function measureFetch(bench: BenchSession, chunk: GeneratedChunk): Promise
           }
           const mine: number[] = [];
           const base: number[] = [];
+          const before = cold.stats.events;
           for (let round = 0; round < bench.rounds; round++) {
             for (const ids of requests) {
               if (pagesCold) evict(eventsFile);
@@ -320,7 +347,7 @@ async function measureFetch(bench: BenchSession, chunk: GeneratedChunk): Promise
               },
             },
             {
-              note: `1,000 random ordinals of ${chunk.events}, sorted, one fetchEvents at concurrency ${concurrency}; ${pagesCold ? 'page cache cold (madvise MADV_PAGEOUT of the file before each fetch)' : 'page cache warm'}; p50 with p99`,
+              note: `1,000 random ordinals of ${chunk.events}, sorted, one fetchEvents at concurrency ${concurrency}; ${pagesCold ? 'page cache cold (madvise MADV_PAGEOUT of the file before each fetch): batches not in memory read' : 'page cache warm: records read from the mapping'}; ${batchesNote(cold, before)}; p50 with p99`,
             },
           );
         }
@@ -334,6 +361,12 @@ async function measureFetch(bench: BenchSession, chunk: GeneratedChunk): Promise
     await hotWarm.close();
     await hotCold.close();
   }
+}
+
+/** How a reader's events.pack batches were served since `before` (its stats then): from the mapping or read. */
+function batchesNote(reader: ColdChunkReader, before: ColdChunkReader['stats']['events']): string {
+  const { batches, mappedBatches } = reader.stats.events;
+  return `${mappedBatches - before.mappedBatches} of ${batches - before.batches} batches from the mapping`;
 }
 
 /** One limit-`limit` page through the match engine: count and XOR of the ordinals. */
@@ -415,6 +448,7 @@ async function measurePubnetMix(bench: BenchSession): Promise<void> {
     }
     const samples = runs.map(() => ({ cold: [] as number[], hot: [] as number[] }));
     for (let round = 0; round < bench.rounds; round++) {
+      globalThis.gc?.(); // not the garbage of the ingest, the freeze or the round before
       for (const [i, run] of runs.entries()) {
         let t0 = performance.now();
         await run.cold();

@@ -1,8 +1,10 @@
 // The freeze measurement of cold-store.bench.ts, run in a child process of its own (measurePeakRss) so its peak RSS
 // and CPU time are the freeze's alone: open the hot chunk with a read-only reader (its index rebuilt, as a node's
-// freeze finds it), freeze it into two directories, close. Reports wall and CPU time of the freeze itself.
+// freeze finds it), freeze it into two directories, close. Reports wall and CPU time of the freeze itself, and the
+// CPU time of each step (on a shared machine wall time includes waiting for a core; CPU time does not).
 import { openHotReader } from '@strata/hot-store';
-import { freezeChunk, LocalStorage } from '../src/index.js';
+import { type FreezeStep, freezeChunkWith } from '../src/chunk/freeze.js';
+import { LocalStorage } from '../src/index.js';
 
 export interface FreezeRun {
   readonly ms: number;
@@ -14,6 +16,8 @@ export interface FreezeRun {
   readonly spilledBytes: number;
   readonly partitions: number;
   readonly stepMs: { readonly events: number; readonly index: number; readonly verify: number };
+  /** CPU of the process (ms) per step: events, index-hash, index-pack, verify, manifest. */
+  readonly stepCpuMs: Readonly<Record<FreezeStep, number>>;
   /** Opening the hot reader before the freeze (index rebuilt from the database), ms. */
   readonly hotOpenMs: number;
 }
@@ -28,16 +32,28 @@ export async function freezeJob(
   const opened = performance.now();
   const hot = openHotReader(hotPath, { chunkId });
   const hotOpenMs = performance.now() - opened;
+  const stepCpuMs: Record<FreezeStep, number> = { events: 0, 'index-hash': 0, 'index-pack': 0, verify: 0, manifest: 0 };
+  let step: FreezeStep | undefined;
+  let stepCpu = process.cpuUsage();
+  const stepDone = () => {
+    const used = process.cpuUsage(stepCpu);
+    if (step !== undefined) stepCpuMs[step] += (used.user + used.system) / 1000;
+    stepCpu = process.cpuUsage();
+  };
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const result = await freezeChunk({
-    hot,
-    storage: new LocalStorage(dataDir),
-    indexStorage: new LocalStorage(indexDir),
-    scratchDir,
-  });
+  const result = await freezeChunkWith(
+    { hot, storage: new LocalStorage(dataDir), indexStorage: new LocalStorage(indexDir), scratchDir },
+    {
+      onStep: (next) => {
+        stepDone();
+        step = next;
+      },
+    },
+  );
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
+  stepDone();
   await result.reader.close();
   await hot.close();
   return {
@@ -49,6 +65,7 @@ export async function freezeJob(
     spilledBytes: result.spilledBytes,
     partitions: result.partitions,
     stepMs: result.ms,
+    stepCpuMs,
     hotOpenMs,
   };
 }

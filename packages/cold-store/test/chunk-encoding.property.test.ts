@@ -7,12 +7,27 @@
 //    truncation and every extension by a byte (the frozen view must never be handed bytes whose headers point past
 //    the item); refuses headers that lie about keys, counts or runs.
 // 3. SipHash-2-4-128 matches the reference implementation's vectors (key 00..0f, messages 00..n-1).
+// 4. IndexItemWriter (index.pack v2 items): the planned size is the written size; the body is a delta list exactly
+//    when the set has at most LIST_MAX_ORDINALS ordinals and the list is strictly smaller than the bitmap, else the
+//    bitmap (codec 0); a list decodes (decodeOrdinalList, listBitmapOf) to exactly the set, a bitmap passes the
+//    structure check and views as exactly the set.
+// 5. decodeOrdinalList refuses what no writer writes — unknown codecs, a first ordinal cut short, a gap cut short,
+//    over 32 bits or not canonical, an ordinal past 2^32 − 1, more than LIST_MAX_ORDINALS ordinals — and a cut of a
+//    list item is refused or decodes to a prefix of the set (which is why the record CRC must cover every item).
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import roaring from 'roaring';
 import { describe, expect, it } from 'vitest';
+import {
+  decodeOrdinalList,
+  INDEX_ITEM_HEADER_BYTES,
+  IndexItemWriter,
+  LIST_MAX_ORDINALS,
+  listBitmapOf,
+} from '../src/chunk/index-item.js';
 import { checkPortableStructure, PortableRoaringWriter } from '../src/chunk/portable-roaring.js';
 import { SipHash128 } from '../src/chunk/siphash.js';
+import { ColdStoreError } from '../src/errors.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -120,6 +135,101 @@ describe('portable roaring encoding', () => {
     const wrongTotal = run.slice();
     wrongTotal[wrongTotal.length - 2] = 3; // run length 10 → 4: the header says 10
     expect(checkPortableStructure(wrongTotal, 0, wrongTotal.length)).toMatch(/runs hold/);
+  });
+});
+
+/** Small sets (the common terms): 1 to 1,100 ordinals spread over up to 2^32, so first ordinals of every width. */
+const smallSetArb: fc.Arbitrary<Uint32Array> = fc
+  .record({
+    max: fc.constantFrom(200, 70_000, 2 ** 24, 2 ** 32 - 1),
+    values: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 1_100 }),
+  })
+  .map(({ max, values }) =>
+    Uint32Array.from([...new Set(values.map((v) => Math.floor(v * max)))].sort((a, b) => a - b)),
+  );
+
+/** The oracle of a delta list's body size: the first ordinal in its fewest bytes, then each gap as LEB128. */
+function listBytes(values: Uint32Array): number {
+  let bytes = Math.max(1, Math.ceil(Math.log2(values[0]! + 1) / 8));
+  for (let i = 1; i < values.length; i++) bytes += Math.max(1, Math.ceil(Math.log2(values[i]! - values[i - 1]!) / 7));
+  return bytes;
+}
+
+/** An index.pack item of `values` (fingerprint 0xdeadbeef): the writer's bytes. */
+function item(values: Uint32Array): Uint8Array {
+  const writer = new IndexItemWriter();
+  const size = 4 + writer.plan(values, 0, values.length);
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint32(0, 0xdeadbeef, true);
+  expect(writer.write(values, 0, values.length, out, 4)).toBe(size);
+  return out;
+}
+
+describe('index.pack items', () => {
+  it('property 4: the smaller of list and bitmap, decoding to exactly the set', () => {
+    const scratch = new Uint32Array(LIST_MAX_ORDINALS);
+    fc.assert(
+      fc.property(fc.oneof(smallSetArb, ordinalSetArb), (values) => {
+        const bytes = item(values);
+        const bitmapBytes = new PortableRoaringWriter().plan(values, 0, values.length);
+        if (bytes[4] === 0) {
+          expect(bytes.length).toBe(INDEX_ITEM_HEADER_BYTES + bitmapBytes);
+          expect(checkPortableStructure(bytes, INDEX_ITEM_HEADER_BYTES, bytes.length)).toBeUndefined();
+          const view = RoaringBitmap32.unsafeFrozenView(bytes.subarray(5), 'unsafe_frozen_portable');
+          expect(view.toUint32Array()).toEqual(values);
+          // The list would not have been smaller (or the term is past the list's cap).
+          if (values.length <= LIST_MAX_ORDINALS) expect(listBytes(values)).toBeGreaterThanOrEqual(bitmapBytes);
+        } else {
+          expect(values.length).toBeLessThanOrEqual(LIST_MAX_ORDINALS);
+          expect(bytes.length).toBeLessThan(INDEX_ITEM_HEADER_BYTES + bitmapBytes);
+          expect(bytes.length).toBe(INDEX_ITEM_HEADER_BYTES + listBytes(values));
+          expect(decodeOrdinalList(bytes, scratch)).toBe(values.length);
+          expect(scratch.subarray(0, values.length)).toEqual(values);
+          const bitmap = listBitmapOf(bytes, 'x', 0);
+          expect(bitmap.toUint32Array()).toEqual(values);
+          expect(() => (bitmap as InstanceType<typeof RoaringBitmap32>).add(1)).toThrow();
+        }
+      }),
+      propertyParams({ numRuns: 300 }),
+    );
+  });
+
+  it('property 4: a one-ordinal term is 8 bytes below 2^24, a list of small gaps a byte per ordinal', () => {
+    expect(item(Uint32Array.of(8_999_999)).length).toBe(8);
+    expect(item(Uint32Array.of(3)).length).toBe(6);
+    expect(item(Uint32Array.of(2 ** 32 - 1)).length).toBe(9);
+    const spaced = Uint32Array.from({ length: 1000 }, (_, i) => 5_000_000 + i * 100);
+    expect(item(spaced).length).toBe(5 + 3 + 999);
+    // Consecutive ordinals are one run: the bitmap is smaller.
+    expect(item(Uint32Array.from({ length: 50 }, (_, i) => 70_000 + i))[4]).toBe(0);
+    // Past LIST_MAX_ORDINALS: always the bitmap.
+    expect(item(Uint32Array.from({ length: LIST_MAX_ORDINALS + 1 }, (_, i) => i * 1000))[4]).toBe(0);
+  });
+
+  it('property 5: what no writer writes is refused, cuts are refused or a prefix', () => {
+    const scratch = new Uint32Array(LIST_MAX_ORDINALS);
+    const list = (...bytes: number[]) => Uint8Array.from([0xef, 0xbe, 0xad, 0xde, ...bytes]);
+    expect(decodeOrdinalList(list(5, 1), scratch)).toMatch(/codec 5/);
+    expect(decodeOrdinalList(list(3, 1, 2), scratch)).toMatch(/first ordinal/);
+    expect(decodeOrdinalList(list(1, 7, 0x80), scratch)).toMatch(/runs past/);
+    expect(decodeOrdinalList(list(1, 7, 0x80, 0x00), scratch)).toMatch(/not canonical/);
+    expect(decodeOrdinalList(list(1, 7, 0xff, 0xff, 0xff, 0xff, 0x1f), scratch)).toMatch(/over 32 bits/);
+    expect(decodeOrdinalList(list(4, 0xfe, 0xff, 0xff, 0xff, 1), scratch)).toMatch(/past 2\^32/);
+    expect(decodeOrdinalList(list(1, 0, ...new Array(LIST_MAX_ORDINALS).fill(0)), scratch)).toMatch(/more than/);
+    expect(decodeOrdinalList(list(1, 0, ...new Array(LIST_MAX_ORDINALS - 1).fill(0)), scratch)).toBe(LIST_MAX_ORDINALS);
+    expect(() => listBitmapOf(list(9), 'f', 3)).toThrow(ColdStoreError);
+    fc.assert(
+      fc.property(smallSetArb, (values) => {
+        const bytes = item(values);
+        if (bytes[4] === 0) return;
+        for (let cut = 0; cut < bytes.length; cut++) {
+          const got = cut < INDEX_ITEM_HEADER_BYTES ? 'short' : decodeOrdinalList(bytes.subarray(0, cut), scratch);
+          if (typeof got === 'number') expect(scratch.subarray(0, got)).toEqual(values.subarray(0, got));
+          if (typeof got === 'number') expect(got).toBeLessThan(values.length);
+        }
+      }),
+      propertyParams({ numRuns: 100 }),
+    );
   });
 });
 

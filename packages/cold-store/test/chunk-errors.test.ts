@@ -60,20 +60,21 @@ function edited(storage: MemoryStorage, name: string, edit: (bytes: Uint8Array) 
   storage.files.set(name, bytes);
 }
 
-/** Rewrites a pack with the same items and app data except what `change` replaces. */
+/** Rewrites a pack with the same items and app data except what `change` replaces (and its format id). */
 async function rewritePack(
   storage: Storage,
   name: string,
   formatId: number,
   change: (items: Uint8Array[], appData: Uint8Array) => { items?: Uint8Array[]; appData?: Uint8Array },
   codec: 'zstd' | 'none',
+  newFormatId = formatId,
 ): Promise<void> {
   const reader = await PackfileReader.open(await storage.open(name), formatId);
   const items = await reader.readRange(0, reader.itemCount);
   const appData = reader.appData.slice();
   await reader.close();
   const next = change(items, appData);
-  const writer = await PackfileWriter.create(storage, name, { formatId, codec });
+  const writer = await PackfileWriter.create(storage, name, { formatId: newFormatId, codec });
   for (const item of next.items ?? items) await writer.add(item);
   await writer.finish(next.appData ?? appData);
 }
@@ -114,6 +115,11 @@ describe('chunk errors', () => {
     chunk = await frozen();
     chunk.storage.files.set(NAMES.eventsPack, chunk.indexStorage.files.get(NAMES.indexPack)!);
     expect(await codeOf(() => open(chunk))).toBe('BAD_FORMAT');
+    // An index.pack of the first item layout (format id 0x53544901: no codec byte), which this build no longer reads.
+    chunk = await frozen();
+    await rewritePack(chunk.indexStorage, NAMES.indexPack, INDEX_PACK_FORMAT_ID, () => ({}), 'none', 0x5354_4901);
+    const oldIndex = await rejectionOf(ColdStoreError, () => open(chunk));
+    expect([oldIndex.code, oldIndex.field]).toEqual(['BAD_FORMAT', 'trailer.formatId']);
     // App data of another version, or another term schema.
     chunk = await frozen();
     await rewritePack(
@@ -249,29 +255,39 @@ describe('chunk errors', () => {
     const mismatch = await rejectionOf(ColdStoreError, () => openChunk({ chunkId: CHUNK, ...chunk }));
     expect(mismatch.code).toBe('CORRUPT');
     expect(mismatch.detail).toMatch(/do not match its manifest/);
-    // A bitmap whose headers run past its item (its record's CRC recomputed by the rewrite): reported by the lookup
-    // of the term that lands there, never handed to a frozen view.
-    chunk = await frozen();
+    // A bitmap whose headers run past its item, and a delta list of an unknown codec (their records' CRCs
+    // recomputed by the rewrite): reported by the lookup of the term that lands there, never handed to a frozen view.
     const keys = input.ledgers.flat().flatMap((p) => deriveTerms(p));
-    const probe = await open(chunk);
-    const key = keys.find((k) => probe.route(k).slot === 0)!;
-    await probe.close();
-    await rewritePack(
-      chunk.indexStorage,
-      NAMES.indexPack,
-      INDEX_PACK_FORMAT_ID,
-      (items) => {
-        const first = items[0]!.slice();
-        first[4 + 4 + 1 + 2] = 0xff; // the first container's cardinality: far more values than the item holds
-        return { items: [first, ...items.slice(1)] };
-      },
-      'none',
-    );
-    const damaged = await open(chunk);
-    const bitmap = await rejectionOf(ColdStoreError, () => damaged.lookupTerms([key], { start: 0, end: 1 }));
-    expect(bitmap.code).toBe('CORRUPT');
-    expect(bitmap.field).toBe('bitmap');
-    await damaged.close();
+    for (const [codec, field] of [
+      ['bitmap', 'bitmap'],
+      ['list', 'ordinal list'],
+    ] as const) {
+      chunk = await frozen();
+      const probe = await open(chunk);
+      const items = await probe.readIndexItems(0, probe.identity.termCount);
+      const slot = items.findIndex((item) => (item[4] === 0) === (codec === 'bitmap')); // byte 4: the item codec
+      const key = keys.find((k) => probe.route(k).slot === slot)!;
+      await probe.close();
+      await rewritePack(
+        chunk.indexStorage,
+        NAMES.indexPack,
+        INDEX_PACK_FORMAT_ID,
+        (all) => {
+          const item = all[slot]!.slice();
+          // A bitmap: its first container's cardinality, far more values than the item holds. A list: a codec byte
+          // no writer writes (the first ordinal's width is 1 to 4 bytes).
+          if (codec === 'bitmap') item[5 + 4 + 1 + 2] = 0xff;
+          else item[4] = 5;
+          return { items: all.map((other, i) => (i === slot ? item : other)) };
+        },
+        'none',
+      );
+      const damaged = await open(chunk);
+      const error = await rejectionOf(ColdStoreError, () => damaged.lookupTerms([key], { start: 0, end: 1 }));
+      expect(error.code).toBe('CORRUPT');
+      expect(error.field).toBe(field);
+      await damaged.close();
+    }
     expect(encodeIndexAppData(buildId).length).toBe(19);
   });
 

@@ -1,14 +1,23 @@
 // Concurrent fetches through ColdChunkReader (spec §4.8, upstream's TestColdReader_FetchEventsFansOutSafely at the
 // chunk level): a frozen chunk of 4,096+ events over 32+ records of events.pack, every event fetched at once with
 // concurrency 8 (one record per batch, so eight reads are in flight), every payload compared whole; and the same
-// while other fetches and lookups run. Negative control: the packfile reader's shared-arena fault (one arena per
-// fetch, space claimed before each batch's read is awaited) fails it at concurrency 8 and not at 1.
+// while other fetches and lookups run. The fan-out is the path of files that are read (storages that cannot map,
+// files over the mapping limit, pages not in memory); mapped files serve the same fetch from the mapping. Negative
+// control: the packfile reader's shared-arena fault (one arena per fetch, space claimed before each batch's read is
+// awaited) fails the read fetch at concurrency 8 and not at 1.
 import { tempDir } from '@strata/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticLedger } from '../../hot-store/test/support.js';
 import { ColdChunkReader } from '../src/index.js';
 import { __faults } from '../src/packfile/reader.js';
-import { type ChunkInput, freezeInto, InMemoryChunkReader, storagesIn } from './chunk-support.js';
+import { type ChunkInput, freezeInto, InMemoryChunkReader, storagesIn, UnmappedStorage } from './chunk-support.js';
+
+/** The chunk's two storages, mapped (LocalStorage) or read only (as an object store). */
+function storages(dir: string, mapped: boolean) {
+  const local = storagesIn(dir);
+  if (mapped) return local;
+  return { storage: new UnmappedStorage(local.storage), indexStorage: new UnmappedStorage(local.indexStorage) };
+}
 
 const CHUNK = 15;
 const FIRST = CHUNK * 10_000 + 2;
@@ -29,17 +38,21 @@ describe('concurrent fetch through ColdChunkReader', () => {
     __faults.sharedArena = false;
   });
 
-  it('returns every payload whole with concurrency 8, alone and among other calls', async () => {
+  it.each([
+    ['read', false],
+    ['mapped', true],
+  ] as const)('returns every payload whole with concurrency 8, alone and among other calls (%s)', async (_, mapped) => {
     const dir = tempDir('fanout');
     await (await freezeInto(dir, new InMemoryChunkReader(input))).reader.close();
     const reader = await ColdChunkReader.open({
       chunkId: CHUNK,
-      ...storagesIn(dir),
+      ...storages(dir, mapped),
       read: { concurrency: 8, maxBatchBytes: 1 },
     });
     expect(payloads.length).toBeGreaterThanOrEqual(4_096);
     expect(await wrongPayloads(reader)).toBe(0);
     expect(reader.stats.events.batches).toBeGreaterThanOrEqual(32);
+    expect(reader.stats.events.mappedBatches).toBe(mapped ? reader.stats.events.batches : 0);
     const together = await Promise.all([
       wrongPayloads(reader),
       wrongPayloads(reader),
@@ -56,13 +69,13 @@ describe('concurrent fetch through ColdChunkReader', () => {
     __faults.sharedArena = true;
     const serial = await ColdChunkReader.open({
       chunkId: CHUNK,
-      ...storagesIn(dir),
+      ...storages(dir, false),
       read: { concurrency: 1, maxBatchBytes: 1 },
     });
     expect(await wrongPayloads(serial)).toBe(0);
     const fanned = await ColdChunkReader.open({
       chunkId: CHUNK,
-      ...storagesIn(dir),
+      ...storages(dir, false),
       read: { concurrency: 8, maxBatchBytes: 1 },
     });
     expect(await wrongPayloads(fanned)).toBeGreaterThan(0);

@@ -21,6 +21,8 @@ import {
   type StorageWriter,
 } from '../src/index.js';
 
+import { withoutMapping } from './packfile-support.js';
+
 export { type ChunkInput, InMemoryChunkReader };
 
 /** A directory removed by the returned cleanup (for harnesses that outlive one callback). */
@@ -33,15 +35,7 @@ export function scratchDir(prefix = 'cold'): { dir: string; cleanup: () => void 
 export class UnmappedStorage implements Storage {
   constructor(private readonly inner: Storage) {}
   async open(name: string): Promise<StorageFile> {
-    const file = await this.inner.open(name);
-    return {
-      name: file.name,
-      size: file.size,
-      read: (offset, length, into) => file.read(offset, length, into),
-      map: () => undefined,
-      dropCache: () => false,
-      close: () => file.close(),
-    };
+    return withoutMapping(await this.inner.open(name));
   }
   createWriter(name: string) {
     return this.inner.createWriter(name);

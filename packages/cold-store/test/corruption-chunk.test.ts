@@ -5,7 +5,8 @@
 // the read that meets the damage) or answer exactly what the undamaged chunk answers — never another answer, never
 // another error, never a crash or a hang. With every byte under a checksum, every flip is in fact detected.
 // For a larger chunk, random bytes of each file are flipped the same way, through real files and mappings, and
-// truncations and extensions of each file are refused.
+// truncations and extensions of each file are refused. Both chunks' events.pack carry a zstd dictionary (forced: the
+// default rule gives one to chunks of 4,096 events and more), so its bytes are flipped too.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChunkReader } from '@strata/events';
@@ -13,11 +14,11 @@ import { seededRandom, tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { syntheticLedger } from '../../hot-store/test/support.js';
 import { freezeChunkWith } from '../src/chunk/freeze.js';
-import { ColdStoreError, chunkFileNames, openChunk, type Storage } from '../src/index.js';
+import { ColdChunkReader, ColdStoreError, chunkFileNames, openChunk, type Storage } from '../src/index.js';
+import { PackCodec, TRAILER_BYTES, TrailerField } from '../src/packfile/format.js';
 import {
   type ChunkInput,
   copyToDisk,
-  frozenInMemory,
   InMemoryChunkReader,
   MemoryStorage,
   storagesIn,
@@ -100,6 +101,20 @@ async function trial(
   }
 }
 
+/** Freezes `input` into memory storages with a dictionary of `dictionaryBytes` in events.pack (checked there). */
+async function frozenWithDictionary(input: ChunkInput, dictionaryBytes: number) {
+  const storages = { storage: new MemoryStorage(), indexStorage: new MemoryStorage() };
+  const frozen = await freezeChunkWith({ hot: new InMemoryChunkReader(input), ...storages }, { dictionaryBytes });
+  await frozen.reader.close();
+  const pack = storages.storage.files.get(NAMES.eventsPack)!;
+  const trailer = pack.length - TRAILER_BYTES;
+  expect(pack[trailer + TrailerField.codec]).toBe(PackCodec.zstdDictionary);
+  expect(new DataView(pack.buffer, pack.byteOffset).getUint32(trailer + TrailerField.dictionarySize, true)).toBe(
+    dictionaryBytes,
+  );
+  return storages;
+}
+
 /** The name's storage in a pair of memory storages (events.pack and the manifest in data, the rest in index). */
 function holder(storages: { storage: MemoryStorage; indexStorage: MemoryStorage }, name: string): MemoryStorage {
   return name === NAMES.eventsPack || name === NAMES.manifest ? storages.storage : storages.indexStorage;
@@ -107,11 +122,15 @@ function holder(storages: { storage: MemoryStorage; indexStorage: MemoryStorage 
 
 describe('corrupt cold files are detected, never answered', () => {
   it('every byte of every file of a small chunk, flipped', async () => {
-    const input = inputOf(8, 6);
+    const input = inputOf(12, 6); // 37 events: one of its terms is dense enough to be a bitmap
     const oracle = oracleOf(input);
-    const storages = { storage: new MemoryStorage(), indexStorage: new MemoryStorage() };
-    await (await frozenInMemory(input, storages)).close();
+    const storages = await frozenWithDictionary(input, 200);
     const location = { chunkId: CHUNK, ...storages };
+    // Not vacuous: index.pack holds items of both kinds, bitmaps (codec byte 0) and delta lists (1..4).
+    const probe = await ColdChunkReader.open(location);
+    const codecs = new Set((await probe.readIndexItems(0, probe.identity.termCount)).map((item) => item[4] === 0));
+    await probe.close();
+    expect([...codecs].sort()).toEqual([false, true]);
     expect(await trial(location, oracle)).toBe('correct');
     const sizes: Record<string, number> = {};
     for (const name of [NAMES.eventsPack, NAMES.indexPack, NAMES.indexHash, NAMES.manifest]) {
@@ -138,8 +157,7 @@ describe('corrupt cold files are detected, never answered', () => {
     const input = inputOf(150, 30);
     const oracle = oracleOf(input);
     const dir = tempDir('corrupt');
-    const memory = { storage: new MemoryStorage(), indexStorage: new MemoryStorage() };
-    await (await frozenInMemory(input, memory)).close();
+    const memory = await frozenWithDictionary(input, 4096);
     copyToDisk(memory.storage, join(dir, 'data'));
     copyToDisk(memory.indexStorage, join(dir, 'index'));
     const { storage, indexStorage } = storagesIn(dir);

@@ -8,7 +8,9 @@ import { matchEvents, planQuery } from '@strata/match';
 import { errorOf, rejectionOf, tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { syntheticLedger } from '../../hot-store/test/support.js';
+import { IndexItemWriter } from '../src/chunk/index-item.js';
 import { ColdChunkReader, ColdStoreError, chunkFileNames, openChunk } from '../src/index.js';
+import { TRAILER_BYTES, TrailerField } from '../src/packfile/format.js';
 import {
   type ChunkInput,
   freezeInto,
@@ -174,14 +176,31 @@ describe('freezeChunk / openChunk', () => {
     expect(error.code).toBe('VERIFY_FAILED');
   });
 
-  it('verification catches a wrong bitmap, a wrong fingerprint and a wrong payload; nothing is left behind', async () => {
+  it('verification catches a wrong bitmap or list, a wrong fingerprint and a wrong payload; nothing is left behind', async () => {
     const input = inputOf(80);
     const hot = new InMemoryChunkReader(input);
     const names = chunkFileNames(CHUNK);
+    // A term stored as a delta list and one stored as a bitmap (term ids are in order of first appearance), each
+    // with more than one ordinal so one can be dropped.
+    const terms = [...termsOf(input).values()];
+    const storedAsList = (ordinals: number[]) => {
+      const values = Uint32Array.from(ordinals);
+      const writer = new IndexItemWriter();
+      const out = new Uint8Array(writer.plan(values, 0, values.length));
+      writer.write(values, 0, values.length, out, 0);
+      return out[0] !== 0;
+    };
+    const listTerm = terms.findIndex((t) => t.ordinals.length > 1 && storedAsList(t.ordinals));
+    const bitmapTerm = terms.findIndex((t) => t.ordinals.length > 1 && !storedAsList(t.ordinals));
+    expect(listTerm).toBeGreaterThanOrEqual(0);
+    expect(bitmapTerm).toBeGreaterThanOrEqual(0);
     const cases = [
-      { seams: { dropOrdinalOfTerm: 0 }, code: 'VERIFY_FAILED' },
+      { seams: { dropOrdinalOfTerm: listTerm }, code: 'VERIFY_FAILED' },
+      { seams: { dropOrdinalOfTerm: bitmapTerm }, code: 'VERIFY_FAILED' },
       { seams: { wrongFingerprintOfTerm: 3 }, code: 'FINGERPRINT_MISMATCH' },
+      { seams: { writtenMphfSeed: 99 }, code: 'VERIFY_FAILED' }, // index.hash routes terms to other slots
       { seams: { flipPayload: 17 }, code: 'VERIFY_FAILED' },
+      { seams: { flipPayload: 17, dictionaryBytes: 1024 }, code: 'VERIFY_FAILED' },
     ] as const;
     for (const { seams, code } of cases) {
       const dir = tempDir('freeze');
@@ -200,7 +219,25 @@ describe('freezeChunk / openChunk', () => {
     }
   });
 
-  it('negative control: without verification a wrong bitmap is switched to, and the engine answers differently', async () => {
+  it("a chunk frozen with a dictionary in events.pack serves whole, from the freeze's reader and a reopened one", async () => {
+    const input = inputOf(120);
+    const hot = new InMemoryChunkReader(input);
+    const plain = await freezeInto(tempDir('freeze'), hot, {}, { dictionaryBytes: 0 });
+    const dir = tempDir('freeze');
+    const withDictionary = await freezeInto(dir, hot, {}, { dictionaryBytes: 2048 });
+    await expectServes(withDictionary.reader, input);
+    // The same payloads (content hash), and the dictionary is in the file: 2 KiB more, less what it saves.
+    expect(withDictionary.reader.identity.eventsContentHash).toEqual(plain.reader.identity.eventsContentHash);
+    const pack = readFileSync(storagesIn(dir).storage.pathOf(chunkFileNames(CHUNK).eventsPack));
+    expect(pack.readUInt32LE(pack.length - TRAILER_BYTES + TrailerField.dictionarySize)).toBe(2048);
+    await Promise.all([plain.reader.close(), withDictionary.reader.close()]);
+    // A reopen reads it back (a fresh reader, not the freeze's).
+    const reopened = await openChunk({ chunkId: CHUNK, ...storagesIn(dir) });
+    await expectServes(reopened.reader, input);
+    await reopened.reader.close();
+  });
+
+  it('negative control: without verification a wrong bitmap or MPHF is switched to, and the engine answers differently', async () => {
     const input = inputOf(80);
     const hot = new InMemoryChunkReader(input);
     // Term id 0 is the first term of event 0: its type term. Dropping that term's first ordinal loses event 0 from
@@ -226,6 +263,11 @@ describe('freezeChunk / openChunk', () => {
     expect(got).toEqual(want.slice(1));
     expect((await openChunk({ chunkId: CHUNK, ...storagesIn(dir), hot })).tier).toBe('cold');
     await broken.reader.close();
+    // An index.hash of another MPHF than the slots were computed with, unverified: terms route to other slots,
+    // whose fingerprints do not match, so the engine finds nothing (or something else) where the hot chunk answers.
+    const misrouted = await freezeInto(tempDir('freeze'), hot, {}, { writtenMphfSeed: 99, skipVerify: true });
+    expect(await run(misrouted.reader)).not.toEqual(want);
+    await misrouted.reader.close();
   });
 
   it('checks its options (INVALID_ARGUMENT) and reports the hot reader answering the wrong events', async () => {

@@ -11,7 +11,7 @@ import { PackfileReader } from '../src/packfile/reader.ts';
 import { PackfileWriter, type PackfileWriterOptions } from '../src/packfile/writer.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import type { Storage, StorageFile, StorageWriter } from '../src/storage/storage.ts';
-import { FORMAT_ID, makeItems, openPack, writePack } from './packfile-support.ts';
+import { FORMAT_ID, makeItems, openPack, openReadPack, writePack } from './packfile-support.ts';
 
 const INVALID = ColdStoreErrorCode.INVALID_ARGUMENT;
 
@@ -195,11 +195,12 @@ describe('packfile open and the buffer pool', () => {
     const dir = tempDir('pack-pool-cap');
     const items = makeItems(4096, 100, 6);
     await writePack(dir, 'p.pack', items);
-    const steady = await openPack(dir, 'p.pack', { concurrency: 8, maxBatchBytes: 1 });
+    // Read, not mapped: mapped batches take no read buffer (only an inflate scratch, one at a time).
+    const steady = await openReadPack(dir, 'p.pack', { concurrency: 8, maxBatchBytes: 1 });
     for (let round = 0; round < 5; round++) await steady.readRange(0, items.length);
     expect(steady.stats.buffersDroppedByPoolCap).toBe(0);
     // Concurrency 1 keeps 2 free buffers; two fetches at once hold 3 (two reads and an inflate scratch).
-    const capped = await openPack(dir, 'p.pack', { concurrency: 1, maxBatchBytes: 1 });
+    const capped = await openReadPack(dir, 'p.pack', { concurrency: 1, maxBatchBytes: 1 });
     const [a, b] = await Promise.all([capped.readItems([0]), capped.readItems([4000])]);
     expect([a, b]).toEqual([[items[0]], [items[4000]]]);
     expect(capped.stats.buffersDroppedByPoolCap).toBeGreaterThan(0);
@@ -209,11 +210,14 @@ describe('packfile open and the buffer pool', () => {
 });
 
 describe('packfile corrupt record mid-fetch', () => {
-  it('rejects with the record named and returns every buffer', async () => {
+  it.each([
+    ['read', openReadPack],
+    ['mapped', openPack],
+  ] as const)('rejects with the record named and returns every buffer (%s)', async (_, open) => {
     const dir = tempDir('pack-pool-corrupt');
     const items = makeItems(4096, 100, 7);
     await writePack(dir, 'p.pack', items);
-    const reader = await openPack(dir, 'p.pack');
+    const reader = await open(dir, 'p.pack');
     const { readFileSync, writeFileSync } = await import('node:fs');
     const bytes = readFileSync(join(dir, 'p.pack'));
     const middle = Math.floor(bytes.length / 2); // inside a record in the middle

@@ -2,6 +2,8 @@
 // app data, trailer), so a changed byte fails open or the read of its record with a ColdStoreError naming the file —
 // never a wrong item, a crash or a hang. Cases: each byte of small packs flipped (three patterns), random multi-byte
 // damage of a larger pack, truncation at every length, and well-formed trailers of the wrong magic, version or id.
+// Packs with a dictionary (codec 2) take every test too: its bytes are under their own CRC32C in the trailer.
+// Each damaged pack is read both ways a reader reads records: from the file's mapping and with storage reads.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32c } from '@node-rs/crc32';
@@ -10,8 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ColdStoreError, ColdStoreErrorCode } from '../src/errors.ts';
 import { PACKFILE_VERSION, TRAILER_BYTES, TrailerField } from '../src/packfile/format.ts';
 import { __faults, PackfileReader } from '../src/packfile/reader.ts';
+import { __dictionaryFaults } from '../src/packfile/record.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
-import { FORMAT_ID, makeItems, writeBytes, writePack } from './packfile-support.ts';
+import { FORMAT_ID, makeItems, withoutMapping, writeBytes, writePack } from './packfile-support.ts';
 
 const DETECTED: readonly string[] = [
   ColdStoreErrorCode.BAD_MAGIC,
@@ -23,12 +26,19 @@ const DETECTED: readonly string[] = [
 ];
 
 /**
- * Opens `name` and reads every item (readRange, then itemView for an uncompressed pack). Returns the error thrown,
- * or undefined when everything read back equal to `items` (a wrong item fails the test at once).
+ * Opens `name` (`mapped`: as LocalStorage maps it; else without its mapping, so fetches read) and reads every item
+ * (readRange, then itemView for an uncompressed pack). Returns the error thrown, or undefined when everything read
+ * back equal to `items` (a wrong item fails the test at once).
  */
-async function readAll(dir: string, name: string, items: readonly Uint8Array[]): Promise<ColdStoreError | undefined> {
+async function readAll(
+  dir: string,
+  name: string,
+  items: readonly Uint8Array[],
+  mapped = true,
+): Promise<ColdStoreError | undefined> {
   const storage = new LocalStorage(dir);
-  const file = await storage.open(name);
+  const local = await storage.open(name);
+  const file = mapped ? local : withoutMapping(local);
   let reader: PackfileReader | undefined;
   try {
     reader = await PackfileReader.open(file, FORMAT_ID, { maxBatchBytes: 1 });
@@ -58,16 +68,25 @@ function expectDetected(error: ColdStoreError | undefined, what: string, file: s
 describe('packfile corruption', () => {
   afterEach(() => {
     __faults.skipRecordCrc = false;
+    __dictionaryFaults.skipCrc = false;
   });
 
+  /** A dictionary of 48 distinct bytes, and items that each start with it: every record references it. */
+  const DICTIONARY = new Uint8Array(48).map((_, i) => i * 13 + 1);
+  const itemsOverDictionary = (count: number) =>
+    makeItems(count, 40, 5).map((noise) => new Uint8Array(Buffer.concat([DICTIONARY, noise])));
+
   it.each([
-    ['zstd', 60],
-    ['none', 30],
-  ] as const)('detects every single-byte flip of a small %s pack', async (codec, count) => {
+    ['zstd', 'zstd', 60, undefined],
+    ['none', 'none', 30, undefined],
+    ['zstd + dictionary', 'zstd', 60, DICTIONARY],
+  ] as const)('detects every single-byte flip of a small %s pack', async (_name, codec, count, dictionary) => {
     const dir = tempDir('pack-flip');
-    const items = makeItems(count, 40, 5);
-    await writePack(dir, 'good.pack', items, { codec, itemsPerRecord: 16 }, new Uint8Array([9, 8, 7, 6]));
+    const items = dictionary === undefined ? makeItems(count, 40, 5) : itemsOverDictionary(count);
+    const options = { codec, itemsPerRecord: 16, ...(dictionary === undefined ? {} : { dictionary }) };
+    await writePack(dir, 'good.pack', items, options, new Uint8Array([9, 8, 7, 6]));
     expect(await readAll(dir, 'good.pack', items)).toBeUndefined();
+    expect(await readAll(dir, 'good.pack', items, false)).toBeUndefined();
     const good = readFileSync(join(dir, 'good.pack'));
     const path = join(dir, 'bad.pack');
     for (let at = 0; at < good.length; at++) {
@@ -75,7 +94,10 @@ describe('packfile corruption', () => {
         const bad = Buffer.from(good);
         bad[at] = (bad[at] as number) ^ mask;
         writeBytes(dir, 'bad.pack', bad);
-        expectDetected(await readAll(dir, 'bad.pack', items), `byte ${at} ^ 0x${mask.toString(16)}`, path);
+        for (const mapped of [true, false]) {
+          const what = `byte ${at} ^ 0x${mask.toString(16)}${mapped ? '' : ', read'}`;
+          expectDetected(await readAll(dir, 'bad.pack', items, mapped), what, path);
+        }
       }
     }
   });
@@ -90,24 +112,51 @@ describe('packfile corruption', () => {
     __faults.skipRecordCrc = true;
     // The wrong item is served: readAll's own comparison fails (an assertion, not a ColdStoreError).
     await expect(readAll(dir, 'bad.pack', items)).rejects.toThrow(/expected/);
+    await expect(readAll(dir, 'bad.pack', items, false)).rejects.toThrow(/expected/);
+  });
+
+  it('negative control: a reader that trusts the dictionary without its CRC serves wrong items', async () => {
+    const dir = tempDir('pack-dictionary-control');
+    const items = itemsOverDictionary(60);
+    await writePack(dir, 'good.pack', items, { itemsPerRecord: 16, dictionary: DICTIONARY });
+    const good = readFileSync(join(dir, 'good.pack'));
+    const trailer = good.subarray(good.length - TRAILER_BYTES);
+    const dictionarySize = trailer.readUInt32LE(TrailerField.dictionarySize);
+    const indexSize = trailer.readUInt32LE(TrailerField.indexSize);
+    const appDataSize = trailer.readUInt32LE(TrailerField.appDataSize);
+    expect(dictionarySize).toBe(DICTIONARY.length);
+    const dictionaryAt = good.length - TRAILER_BYTES - appDataSize - indexSize - dictionarySize;
+    expect(good.subarray(dictionaryAt, dictionaryAt + dictionarySize)).toEqual(Buffer.from(DICTIONARY));
+    // Every record's first item copies the dictionary: with the CRC skipped, a flipped dictionary byte inflates
+    // those records into other bytes of the same size.
+    const bad = Buffer.from(good);
+    bad[dictionaryAt + 20] = (bad[dictionaryAt + 20] as number) ^ 0x01;
+    writeBytes(dir, 'bad.pack', bad);
+    expect((await readAll(dir, 'bad.pack', items))?.code).toBe(ColdStoreErrorCode.CHECKSUM_MISMATCH);
+    __dictionaryFaults.skipCrc = true;
+    await expect(readAll(dir, 'bad.pack', items)).rejects.toThrow(/expected/);
   });
 
   it('detects random damage of a larger pack', async () => {
     const dir = tempDir('pack-random');
     const items = makeItems(5000, 300, 6);
-    await writePack(dir, 'good.pack', items, { maxRecordBytes: 16 * 1024 });
-    const good = readFileSync(join(dir, 'good.pack'));
-    const random = seededRandom(99);
-    const path = join(dir, 'bad.pack');
-    for (let trial = 0; trial < 60; trial++) {
-      const bad = Buffer.from(good);
-      const flips = 1 + Math.floor(random() * 4);
-      for (let f = 0; f < flips; f++) {
-        const at = Math.floor(random() * bad.length);
-        bad[at] = (bad[at] as number) ^ (1 + Math.floor(random() * 255));
+    // Without a dictionary, and with one of a few items' bytes (which the pack's records reference).
+    for (const dictionary of [undefined, Buffer.concat(items.slice(0, 40))]) {
+      await writePack(dir, 'good.pack', items, { maxRecordBytes: 16 * 1024, ...(dictionary ? { dictionary } : {}) });
+      const good = readFileSync(join(dir, 'good.pack'));
+      const random = seededRandom(99);
+      const path = join(dir, 'bad.pack');
+      for (let trial = 0; trial < 60; trial++) {
+        const bad = Buffer.from(good);
+        const flips = 1 + Math.floor(random() * 4);
+        for (let f = 0; f < flips; f++) {
+          const at = Math.floor(random() * bad.length);
+          bad[at] = (bad[at] as number) ^ (1 + Math.floor(random() * 255));
+        }
+        writeBytes(dir, 'bad.pack', bad);
+        expectDetected(await readAll(dir, 'bad.pack', items), `trial ${trial}`, path);
+        expectDetected(await readAll(dir, 'bad.pack', items, false), `trial ${trial}, read`, path);
       }
-      writeBytes(dir, 'bad.pack', bad);
-      expectDetected(await readAll(dir, 'bad.pack', items), `trial ${trial}`, path);
     }
   });
 
@@ -120,6 +169,7 @@ describe('packfile corruption', () => {
     for (let length = 0; length < good.length; length++) {
       writeBytes(dir, 'cut.pack', good.subarray(0, length));
       expectDetected(await readAll(dir, 'cut.pack', items), `length ${length}`, path);
+      expectDetected(await readAll(dir, 'cut.pack', items, false), `length ${length}, read`, path);
     }
   });
 
@@ -133,11 +183,22 @@ describe('packfile corruption', () => {
     return bad;
   }
 
-  it('names a wrong magic, version, format id, flag or codec by its code', async () => {
+  /** `good` (a version-2 pack without a dictionary) as version 1 wrote it: the same bytes, a 76-byte trailer. */
+  function asVersion1(good: Uint8Array): Buffer {
+    const body = good.subarray(0, good.length - TRAILER_BYTES);
+    const trailer = Buffer.from(good.subarray(good.length - TRAILER_BYTES, good.length - TRAILER_BYTES + 76));
+    trailer.writeUInt8(1, TrailerField.version);
+    trailer.writeUInt32LE(crc32c(trailer.subarray(0, 72)), 72); // v1: the trailer CRC at 72 over bytes 0..71
+    return Buffer.concat([body, trailer]);
+  }
+
+  it('names a wrong magic, version, format id, flag, codec or dictionary by its code', async () => {
     const dir = tempDir('pack-trailer');
     const items = makeItems(10, 10, 1);
     await writePack(dir, 'good.pack', items);
     const good = readFileSync(join(dir, 'good.pack'));
+    await writePack(dir, 'dict.pack', items, { dictionary: DICTIONARY });
+    const withDictionary = readFileSync(join(dir, 'dict.pack'));
     const cases: [string, Buffer, string][] = [
       ['magic', retrailer(good, 'magic', 0x4b505454, 4), ColdStoreErrorCode.BAD_MAGIC],
       ['version', retrailer(good, 'version', PACKFILE_VERSION + 1, 1), ColdStoreErrorCode.BAD_VERSION],
@@ -150,6 +211,25 @@ describe('packfile corruption', () => {
       ['app data size', retrailer(good, 'appDataSize', 2 ** 31, 4), ColdStoreErrorCode.TRUNCATED],
       ['largest record', retrailer(good, 'maxRecordRawBytes', 2 ** 32 - 1, 4), ColdStoreErrorCode.CORRUPT],
       ['a foreign file', Buffer.alloc(500, 0x41), ColdStoreErrorCode.BAD_MAGIC],
+      ['a version-1 pack', asVersion1(good), ColdStoreErrorCode.BAD_VERSION],
+      ['a dictionary without codec 2', retrailer(good, 'dictionarySize', 8, 4), ColdStoreErrorCode.CORRUPT],
+      ['codec 2 without a dictionary', retrailer(good, 'codec', 2, 1), ColdStoreErrorCode.CORRUPT],
+      ['a dictionary CRC without one', retrailer(good, 'dictionaryCrc', 1, 4), ColdStoreErrorCode.CORRUPT],
+      [
+        'a dictionary over 16 MiB',
+        retrailer(withDictionary, 'dictionarySize', 2 ** 24 + 1, 4),
+        ColdStoreErrorCode.CORRUPT,
+      ],
+      [
+        'a dictionary past the file',
+        retrailer(withDictionary, 'dictionarySize', 2 ** 24, 4),
+        ColdStoreErrorCode.TRUNCATED,
+      ],
+      [
+        'a dictionary of another CRC',
+        retrailer(withDictionary, 'dictionaryCrc', 1, 4),
+        ColdStoreErrorCode.CHECKSUM_MISMATCH,
+      ],
     ];
     for (const [what, bytes, code] of cases) {
       writeBytes(dir, 'bad.pack', bytes);

@@ -7,11 +7,15 @@
 //    readRange of a random window likewise.
 // 4. The content hash is SHA-256 over `u32 LE length ‖ item`, whatever the codec and record layout.
 // 5. itemView of a 'none' pack is the item itself, as a view of the mapping (no copy).
+// 6. With a dictionary (codec 2), properties 2 and 4 hold as without, the dictionary costs its own bytes in the file,
+//    and records of repeated content compress smaller against a dictionary of that content.
+// 7. scanRecords visits every record once, in order: its item sizes and payload are the items, concatenated.
 import { createHash } from 'node:crypto';
 import { propertyParams, tempDir } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeForGroup, encodeForGroup } from '../src/packfile/for-group.ts';
+import type { PackfileReader } from '../src/packfile/reader.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { makeItems, openPack, writePack } from './packfile-support.ts';
 
@@ -21,12 +25,32 @@ const itemArb = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 5000 }).map((n) => new Uint8Array(n).fill(n & 0xff)) },
 );
 
-const layoutArb = fc.record({
-  itemsPerRecord: fc.constantFrom(1, 2, 3, 16, 128),
-  maxRecordBytes: fc.constantFrom(1, 64, 1000, 1024 * 1024),
-  codec: fc.constantFrom('zstd' as const, 'none' as const),
-  contentHash: fc.boolean(),
-});
+const layoutArb = fc
+  .record({
+    itemsPerRecord: fc.constantFrom(1, 2, 3, 16, 128),
+    maxRecordBytes: fc.constantFrom(1, 64, 1000, 1024 * 1024),
+    codec: fc.constantFrom('zstd' as const, 'none' as const),
+    contentHash: fc.boolean(),
+    dictionary: fc.option(fc.uint8Array({ minLength: 1, maxLength: 300 }), { nil: undefined }),
+  })
+  .map(({ dictionary, ...layout }) =>
+    dictionary === undefined || layout.codec === 'none' ? layout : { ...layout, dictionary },
+  );
+
+/** The items of a pack as scanRecords visits them (property 7), checking the records come in order. */
+async function scanned(reader: PackfileReader): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  await reader.scanRecords((payload, sizes, firstItem) => {
+    expect(firstItem).toBe(out.length);
+    let at = 0;
+    for (const size of sizes) {
+      out.push(payload.slice(at, at + size));
+      at += size;
+    }
+    expect(at).toBe(payload.length);
+  });
+  return out;
+}
 
 function expectedHash(items: readonly Uint8Array[]): Uint8Array {
   const hash = createHash('sha256');
@@ -60,7 +84,7 @@ describe('FOR groups', () => {
 });
 
 describe('packfile round trip', () => {
-  it('returns every item exactly, whatever the layout (properties 2 and 4)', async () => {
+  it('returns every item exactly, whatever the layout, with or without a dictionary (properties 2, 4, 6, 7)', async () => {
     const dir = tempDir('pack-rt');
     let run = 0;
     await fc.assert(
@@ -80,6 +104,7 @@ describe('packfile round trip', () => {
             const all = await reader.readRange(0, items.length);
             expect(all.length).toBe(items.length);
             for (let i = 0; i < items.length; i++) expect(all[i]).toEqual(items[i]);
+            expect(await scanned(reader)).toEqual(items);
             if (layout.contentHash) {
               expect(reader.contentHash).toEqual(expectedHash(items));
               expect(summary.contentHash).toEqual(expectedHash(items));
@@ -108,17 +133,48 @@ describe('packfile round trip', () => {
     );
   });
 
-  it.each([0, 1, 127, 128, 129, 128 * 40 + 3])('round-trips %i items with both codecs', async (count) => {
-    const dir = tempDir('pack-counts');
-    const items = makeItems(count, 300, count);
-    for (const codec of ['zstd', 'none'] as const) {
-      await writePack(dir, `${codec}.pack`, items, { codec });
-      const reader = await openPack(dir, `${codec}.pack`);
-      expect(reader.recordCount).toBe(Math.ceil(count / 128));
-      const all = await reader.readRange(0, count);
-      expect(all).toEqual(items);
-      await reader.close();
-    }
+  it.each([0, 1, 127, 128, 129, 128 * 40 + 3])(
+    'round-trips %i items with both codecs and a dictionary',
+    async (count) => {
+      const dir = tempDir('pack-counts');
+      const items = makeItems(count, 300, count);
+      const dictionary = new Uint8Array(4096).map((_, i) => (i * 7) & 0xff);
+      for (const [name, options] of [
+        ['zstd', { codec: 'zstd' }],
+        ['none', { codec: 'none' }],
+        ['dictionary', { codec: 'zstd', dictionary }],
+      ] as const) {
+        await writePack(dir, `${name}.pack`, items, options);
+        const reader = await openPack(dir, `${name}.pack`);
+        expect(reader.recordCount).toBe(Math.ceil(count / 128));
+        const all = await reader.readRange(0, count);
+        expect(all).toEqual(items);
+        expect(await scanned(reader)).toEqual(items);
+        await reader.close();
+      }
+    },
+  );
+
+  it('compresses repeated content smaller against a dictionary of it, which the pack carries (property 6)', async () => {
+    const dir = tempDir('pack-dictionary');
+    // Records of 16 items, each a few bytes of noise around a 200-byte text that recurs in every record.
+    const common = new Uint8Array(200).map((_, i) => (i * 31 + 7) & 0xff);
+    const items = makeItems(2000, 24, 4).map((noise) => {
+      const item = new Uint8Array(common.length + noise.length);
+      item.set(noise, 0);
+      item.set(common, noise.length);
+      return item;
+    });
+    const plain = await writePack(dir, 'plain.pack', items, { itemsPerRecord: 16 });
+    const withDictionary = await writePack(dir, 'dict.pack', items, { itemsPerRecord: 16, dictionary: common });
+    expect(withDictionary.contentHash).toEqual(plain.contentHash);
+    // The dictionary saves more than its own 200 bytes: every record's first copy of the text is a reference.
+    expect(withDictionary.bytes + 20 * 125).toBeLessThan(plain.bytes);
+    const reader = await openPack(dir, 'dict.pack');
+    expect(reader.stats.reads).toBe(2); // the tail, then the dictionary
+    expect(await reader.readRange(0, items.length)).toEqual(items);
+    expect(await reader.readItems([0, 17, 1999])).toEqual([items[0], items[17], items[1999]]);
+    await reader.close();
   });
 
   it('keeps items larger than the byte cap whole, one record each', async () => {

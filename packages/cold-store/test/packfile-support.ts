@@ -1,11 +1,12 @@
-// Helpers shared by the packfile tests: write a pack from an in-memory list of items (the oracle), open it again,
-// and make deterministic item lists.
+// Helpers shared by the packfile tests: write a pack from an in-memory list of items (the oracle), open it again
+// (mapped, or without its mapping so that fetches read), and make deterministic item lists.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom } from '@strata/test-kit';
 import { PackfileReader, type PackfileReadOptions } from '../src/packfile/reader.ts';
 import { type PackfileSummary, PackfileWriter, type PackfileWriterOptions } from '../src/packfile/writer.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
+import type { StorageFile } from '../src/storage/storage.ts';
 
 export const FORMAT_ID = 0x5445_5354; // "TEST"
 
@@ -25,6 +26,23 @@ export async function writePack(
 /** Opens the pack `name` in `dir`. */
 export async function openPack(dir: string, name: string, options?: PackfileReadOptions): Promise<PackfileReader> {
   return PackfileReader.open(await new LocalStorage(dir).open(name), FORMAT_ID, options);
+}
+
+/** The file without its mapping (as an object store's): the reader then reads every fetch batch with read(). */
+export function withoutMapping(file: StorageFile): StorageFile {
+  return {
+    name: file.name,
+    size: file.size,
+    read: (offset, length, into) => file.read(offset, length, into),
+    map: () => undefined,
+    dropCache: () => false,
+    close: () => file.close(),
+  };
+}
+
+/** Opens the pack `name` in `dir` without its mapping: every fetch batch is one storage read (the fan-out path). */
+export async function openReadPack(dir: string, name: string, options?: PackfileReadOptions): Promise<PackfileReader> {
+  return PackfileReader.open(withoutMapping(await new LocalStorage(dir).open(name)), FORMAT_ID, options);
 }
 
 /** Writes raw bytes as a file (a damaged copy of a pack). */

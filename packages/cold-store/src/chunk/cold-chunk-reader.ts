@@ -22,18 +22,19 @@ import { PackfileReader } from '../packfile/index.js';
 import type { Storage, StorageFile } from '../storage/index.js';
 import { decodeEventsAppData, decodeIndexAppData } from './app-data.js';
 import { type IndexHash, openIndexHash } from './index-hash.js';
+import { INDEX_ITEM_CODEC_AT, INDEX_ITEM_HEADER_BYTES, ITEM_CODEC_ROARING, listBitmapOf } from './index-item.js';
 import {
   type ChunkFileNames,
   chunkFileNames,
   corrupt,
   EVENTS_PACK_FORMAT_ID,
-  FINGERPRINT_BYTES,
   INDEX_PACK_FORMAT_ID,
   readU32,
   sameBytes,
 } from './layout.js';
 import { checkPortableStructure } from './portable-roaring.js';
 import { SipHash128 } from './siphash.js';
+import { ViewCache, type ViewCacheStats } from './view-cache.js';
 
 const { RoaringBitmap32 } = roaring;
 
@@ -46,6 +47,21 @@ export const MAX_FETCH_EVENTS = 65_536;
 export const MAX_LOOKUP_TERMS = 65_536;
 /** Default batches in flight per fetch (spec §4.8: 8 workers remove 79 % of the one-worker p99). */
 export const DEFAULT_FETCH_CONCURRENCY = 8;
+/**
+ * Test-only fault switch (a negative control); never set outside tests. `skipCachedFingerprint` answers a key routed
+ * to a slot with a cached view from that view without comparing the key's fingerprint.
+ */
+export const __lookupFaults: { skipCachedFingerprint: boolean } = { skipCachedFingerprint: false };
+
+/** Default bound of a reader's cache of frozen views (ColdReadOptions.viewCacheBytes). */
+export const DEFAULT_VIEW_CACHE_BYTES = 1024 * 1024;
+/**
+ * What a cached bitmap is counted as: the JS wrapper and CRoaring's frozen-view block (its header, then per container
+ * a pointer, key, type code and container struct: 27 bytes, rounded up), plus the item's bytes when they are a copy
+ * (a storage that cannot map) rather than mapped pages; a delta-list term's own bitmap also 2 bytes per ordinal.
+ */
+const VIEW_FIXED_BYTES = 256;
+const VIEW_CONTAINER_BYTES = 32;
 
 /** How a cold reader reads its packs. */
 export interface ColdReadOptions {
@@ -53,6 +69,13 @@ export interface ColdReadOptions {
   readonly concurrency?: number;
   /** Most stored bytes one batch reads at once, 1..2^30 (default 1 MiB). */
   readonly maxBatchBytes?: number;
+  /**
+   * Bound of the reader's least-recently-used cache of term bitmaps (frozen views, and the bitmaps of delta-list
+   * terms), so a term looked up again costs no new bitmap: bytes as estimated per bitmap (256, plus 32 per roaring
+   * container, plus the item's bytes where the storage cannot map; a delta list 256 + 34 per ordinal), 0..2^30,
+   * default DEFAULT_VIEW_CACHE_BYTES (1 MiB: a few thousand small terms); 0 turns it off. Per reader.
+   */
+  readonly viewCacheBytes?: number;
 }
 
 /** Where a frozen chunk's files are. */
@@ -86,6 +109,19 @@ type TermProbe =
   | { readonly kind: 'absent' }
   | { readonly kind: 'fingerprint-mismatch'; readonly slot: number }
   | { readonly kind: 'present'; readonly slot: number; readonly bitmap: ReadonlyBitmap };
+
+/** A cached view and the fingerprint of its slot's term: a key routed to the slot with another one is absent. */
+interface CachedView {
+  readonly fingerprint: number;
+  readonly bitmap: ReadonlyBitmap;
+}
+
+/** Containers of an index.pack item's bitmap, from its portable header (the structure check accepted it). */
+function containerCount(item: Uint8Array): number {
+  const cookie = readU32(item, INDEX_ITEM_HEADER_BYTES);
+  // The run-capable cookie 12347 holds n - 1 in its high half; the other (12346) is followed by n as a u32.
+  return (cookie & 0xffff) === 12347 ? (cookie >>> 16) + 1 : readU32(item, INDEX_ITEM_HEADER_BYTES + 4);
+}
 
 function badArgument(field: string, detail: string): never {
   throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
@@ -128,6 +164,7 @@ function checkReadOptions(read: ColdReadOptions | undefined): ColdReadOptions {
   if (typeof read !== 'object' || read === null) invalidArgument('read', 'expected an options object');
   if (read.concurrency !== undefined) checkInteger(read.concurrency, 1, 64, 'concurrency');
   if (read.maxBatchBytes !== undefined) checkInteger(read.maxBatchBytes, 1, 2 ** 30, 'maxBatchBytes');
+  if (read.viewCacheBytes !== undefined) checkInteger(read.viewCacheBytes, 0, 2 ** 30, 'viewCacheBytes');
   return read;
 }
 
@@ -165,6 +202,7 @@ export class ColdChunkReader implements ChunkReader {
   private readonly routed = new Uint8Array(16);
   /** Bit s set: slot s's bitmap passed its structure check (its record's CRC pins the bytes from then on). */
   private readonly checkedSlots: Uint8Array;
+  private readonly views: ViewCache<CachedView>;
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -178,12 +216,14 @@ export class ColdChunkReader implements ChunkReader {
     private readonly hashFile: StorageFile,
     offsets: LedgerOffsets,
     identity: ColdChunkIdentity,
+    viewCacheBytes: number,
   ) {
     this.chunkId = chunkId;
     this.offsets = offsets;
     this.identity = identity;
     this.blinder = new SipHash128(hash.secret);
     this.checkedSlots = new Uint8Array(Math.ceil(hash.termCount / 8));
+    this.views = new ViewCache(viewCacheBytes);
   }
 
   /**
@@ -238,7 +278,8 @@ export class ColdChunkReader implements ChunkReader {
         indexContentHash: index.contentHash,
         indexHashCrc: hash.headerCrc,
       };
-      return new ColdChunkReader(chunkId, names, events, index, hash, hashFile, offsets, identity);
+      const viewCacheBytes = read.viewCacheBytes ?? DEFAULT_VIEW_CACHE_BYTES;
+      return new ColdChunkReader(chunkId, names, events, index, hash, hashFile, offsets, identity, viewCacheBytes);
     } catch (error) {
       await Promise.allSettled([...owned].map((o) => o.close()));
       throw error;
@@ -269,11 +310,14 @@ export class ColdChunkReader implements ChunkReader {
       const out = new Array<ReadonlyBitmap | undefined>(keys.length).fill(undefined);
       if (this.hash.termCount === 0 || window.start === window.end) return out;
       const probes = await this.probe(keys);
+      // A window over the whole chunk holds every term's ordinals (no term is empty: the structure check and the
+      // list decoder refuse empty ones), so it needs no count.
+      const whole = window.start === 0 && window.end === this.events.itemCount;
       for (let i = 0; i < keys.length; i++) {
         const probe = probes[i]!;
         if (probe.kind !== 'present') continue;
         // Whole-term views are exact everywhere; a term with nothing inside the window is absent there.
-        if (probe.bitmap.rangeCardinality(window.start, window.end) > 0) out[i] = probe.bitmap;
+        if (whole || probe.bitmap.rangeCardinality(window.start, window.end) > 0) out[i] = probe.bitmap;
       }
       return out;
     });
@@ -294,18 +338,27 @@ export class ColdChunkReader implements ChunkReader {
       const routed = this.routed;
       this.blinder.hash(keys[i]!, 0, TERM_KEY_BYTES, routed, 0);
       const slot = this.hash.mphf.index(routed, 0, 16);
+      const fingerprint = readU32(routed, 12);
       slots[i] = slot;
-      fingerprints[i] = readU32(routed, 12);
+      fingerprints[i] = fingerprint;
+      const cached = this.views.get(slot);
+      if (cached !== undefined) {
+        probes[i] =
+          cached.fingerprint === fingerprint || __lookupFaults.skipCachedFingerprint
+            ? { kind: 'present', slot, bitmap: cached.bitmap }
+            : { kind: 'fingerprint-mismatch', slot };
+        continue;
+      }
       const item = this.index.itemView(slot);
       if (item === undefined) unmapped.push(i);
-      else probes[i] = this.viewOf(item, slot, fingerprints[i]!);
+      else probes[i] = this.viewOf(item, slot, fingerprint, true);
     }
     if (unmapped.length > 0) {
       // A storage that cannot map: one batched read of the distinct slots, views over the read buffers.
       const distinct = [...new Set(unmapped.map((i) => slots[i]!))].sort((a, b) => a - b);
       const items = await this.index.readItems(distinct);
       const bySlot = new Map(distinct.map((slot, k) => [slot, items[k]!]));
-      for (const i of unmapped) probes[i] = this.viewOf(bySlot.get(slots[i]!)!, slots[i]!, fingerprints[i]!);
+      for (const i of unmapped) probes[i] = this.viewOf(bySlot.get(slots[i]!)!, slots[i]!, fingerprints[i]!, false);
     }
     return probes;
   }
@@ -326,18 +379,35 @@ export class ColdChunkReader implements ChunkReader {
     return this.track(() => this.index.readRange(start, end));
   }
 
-  /** The frozen view of one index.pack item, after its fingerprint and structure were checked. */
-  private viewOf(item: Uint8Array, slot: number, fingerprint: number): TermProbe {
-    if (item.length < FINGERPRINT_BYTES) corrupt(this.names.indexPack, `item ${slot} of ${item.length} bytes`, 'item');
-    if (readU32(item, 0) !== fingerprint) return { kind: 'fingerprint-mismatch', slot };
-    // The walk is O(containers + runs): once per slot per reader (a dense term's runs are thousands).
-    const bit = 1 << (slot & 7);
-    if ((this.checkedSlots[slot >>> 3]! & bit) === 0) {
-      const problem = checkPortableStructure(item, FINGERPRINT_BYTES, item.length);
-      if (problem !== undefined) corrupt(this.names.indexPack, `item ${slot}: ${problem}`, 'bitmap');
-      this.checkedSlots[slot >>> 3]! |= bit;
+  /**
+   * The bitmap of one index.pack item once its fingerprint matched, kept in the view cache: a frozen view of a
+   * roaring body after its structure check, or the plain frozen bitmap of a delta list. `mapped`: the item is mapped
+   * pages (else a copy a view keeps alive, counted against the cache).
+   */
+  private viewOf(item: Uint8Array, slot: number, fingerprint: number, mapped: boolean): TermProbe {
+    if (item.length < INDEX_ITEM_HEADER_BYTES) {
+      corrupt(this.names.indexPack, `item ${slot} of ${item.length} bytes`, 'item');
     }
-    const bitmap = RoaringBitmap32.unsafeFrozenView(item.subarray(FINGERPRINT_BYTES), 'unsafe_frozen_portable');
+    if (readU32(item, 0) !== fingerprint) return { kind: 'fingerprint-mismatch', slot };
+    let bitmap: ReadonlyBitmap;
+    let bytes: number;
+    if (item[INDEX_ITEM_CODEC_AT] !== ITEM_CODEC_ROARING) {
+      // A small term's delta list (index-item.ts), decoded into a bitmap of its own: at most LIST_MAX_ORDINALS
+      // ordinals, so at most that many containers of 2 bytes per ordinal.
+      bitmap = listBitmapOf(item, this.names.indexPack, slot);
+      bytes = VIEW_FIXED_BYTES + (VIEW_CONTAINER_BYTES + 2) * bitmap.size;
+    } else {
+      // The walk is O(containers + runs): once per slot per reader (a dense term's runs are thousands).
+      const bit = 1 << (slot & 7);
+      if ((this.checkedSlots[slot >>> 3]! & bit) === 0) {
+        const problem = checkPortableStructure(item, INDEX_ITEM_HEADER_BYTES, item.length);
+        if (problem !== undefined) corrupt(this.names.indexPack, `item ${slot}: ${problem}`, 'bitmap');
+        this.checkedSlots[slot >>> 3]! |= bit;
+      }
+      bitmap = RoaringBitmap32.unsafeFrozenView(item.subarray(INDEX_ITEM_HEADER_BYTES), 'unsafe_frozen_portable');
+      bytes = VIEW_FIXED_BYTES + VIEW_CONTAINER_BYTES * containerCount(item) + (mapped ? 0 : item.length);
+    }
+    this.views.set(slot, { fingerprint, bitmap }, bytes);
     return { kind: 'present', slot, bitmap };
   }
 
@@ -374,9 +444,10 @@ export class ColdChunkReader implements ChunkReader {
     });
   }
 
-  /** Counters of the two packs' readers (buffers in use and dropped by the pool cap, batches, reads). */
-  get stats(): { events: PackfileReader['stats']; index: PackfileReader['stats'] } {
-    return { events: this.events.stats, index: this.index.stats };
+  /** Counters of the two packs' readers (buffers in use and dropped by the pool cap, batches, reads) and of the
+   * view cache. */
+  get stats(): { events: PackfileReader['stats']; index: PackfileReader['stats']; views: ViewCacheStats } {
+    return { events: this.events.stats, index: this.index.stats, views: this.views.stats };
   }
 
   /**
@@ -388,6 +459,7 @@ export class ColdChunkReader implements ChunkReader {
       this.closed = true;
       this.closing = (async () => {
         await Promise.allSettled([...this.inFlight]);
+        this.views.clear(); // the views' mapping may go once the callers' views are gone
         await Promise.allSettled([this.events.close(), this.index.close(), this.hashFile.close()]);
       })();
     }

@@ -12,9 +12,11 @@ export const EVENTS_PACK_FORMAT_ID = 0x5354_4501;
 /**
  * Packfile format id of index.pack: "STI" and the layout version of its items and app data in the low byte.
  * - 0x5354_4901 (v1): item of slot s = fingerprint u32 LE of the routed key ‖ the term's portable roaring bitmap;
- *   app data = INDEX_APP_DATA_VERSION 1.
+ *   app data = INDEX_APP_DATA_VERSION 1. No longer read (BAD_FORMAT).
+ * - 0x5354_4902 (v2): item = fingerprint ‖ codec u8 ‖ body: codec 0 the portable roaring bitmap, codec 1..4 a delta
+ *   list of at most 1,024 ordinals whose first takes that many bytes (index-item.ts); app data as v1.
  */
-export const INDEX_PACK_FORMAT_ID = 0x5354_4901;
+export const INDEX_PACK_FORMAT_ID = 0x5354_4902;
 
 /** Version of events.pack's app data. 1: version u8 ‖ build id (8) ‖ LedgerOffsets (@strata/events encoding). */
 export const EVENTS_APP_DATA_VERSION = 1;

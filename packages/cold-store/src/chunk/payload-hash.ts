@@ -1,6 +1,6 @@
 // SHA-256 over `u32 LE length ‖ payload` of every payload in order — the packfile's content-hash construction
-// (FORMAT.md), computed by a freeze on its own from the hot chunk's payloads and again from the payloads read back
-// from events.pack, so the writer's hash, the hot chunk and the file are compared three ways. Payloads are staged
+// (FORMAT.md), computed by a freeze's verification from the records read back from events.pack, to compare with the
+// hash the writer took of the hot chunk's payloads as it wrote them (and stored in the trailer). Payloads are staged
 // into one buffer and hashed in large updates: one hash update per payload costs about five times as much.
 import { createHash, type Hash } from 'node:crypto';
 
@@ -8,21 +8,31 @@ const STAGE_BYTES = 256 * 1024;
 
 export class PayloadHasher {
   private readonly hash: Hash = createHash('sha256');
-  private readonly stage = new Uint8Array(STAGE_BYTES);
-  private readonly view = new DataView(this.stage.buffer);
+  private readonly stage = Buffer.allocUnsafe(STAGE_BYTES);
   private used = 0;
 
-  add(payload: Uint8Array): void {
-    if (this.used + 4 + payload.length > STAGE_BYTES) this.flush();
-    this.view.setUint32(this.used, payload.length, true);
-    this.used += 4;
-    if (payload.length > STAGE_BYTES - this.used) {
-      this.flush();
-      this.hash.update(payload);
-      return;
+  /**
+   * Adds the items of one raw record payload, `itemSizes[i]` bytes each, back to back: copied into the stage with
+   * Buffer.copy (no view per item).
+   */
+  addRecord(payload: Uint8Array, itemSizes: ArrayLike<number>): void {
+    const source = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    const stage = this.stage;
+    let at = 0;
+    for (let i = 0; i < itemSizes.length; i++) {
+      const size = itemSizes[i]!;
+      if (this.used + 4 + size > STAGE_BYTES) this.flush();
+      stage.writeUInt32LE(size, this.used);
+      this.used += 4;
+      if (size > STAGE_BYTES - this.used) {
+        this.flush();
+        this.hash.update(source.subarray(at, at + size));
+      } else {
+        source.copy(stage, this.used, at, at + size);
+        this.used += size;
+      }
+      at += size;
     }
-    this.stage.set(payload, this.used);
-    this.used += payload.length;
   }
 
   digest(): Uint8Array {

@@ -79,20 +79,28 @@ export class PostingsLog {
 
   /**
    * Calls `visit(block, count)` for the log's entries in order, block by block (the spilled ones read back through
-   * one reused buffer): the block is only valid during the call.
+   * one reused buffer): the block is only valid during the call. With `rewrite`, what `visit` writes into a block
+   * is kept: the log holds the changed entries from then on (spilled blocks are written back in place).
    */
-  async scan(visit: (entries: Uint32Array, count: number) => void): Promise<void> {
+  async scan(visit: (entries: Uint32Array, count: number) => void, rewrite = false): Promise<void> {
     if (this.spill !== undefined) {
       const buffer = new Uint32Array(this.blockEntries);
       const bytes = new Uint8Array(buffer.buffer);
       for (let entry = 0; entry < this.spill.entries; entry += this.blockEntries) {
         const count = Math.min(this.blockEntries, this.spill.entries - entry);
+        const block = bytes.subarray(0, count * 4);
         try {
-          await readAll(this.spill.handle, bytes.subarray(0, count * 4), entry * 4);
+          await readAll(this.spill.handle, block, entry * 4);
         } catch (error) {
           throw ioError(error, this.spill.path, 'read the postings scratch file');
         }
         visit(buffer, count);
+        if (!rewrite) continue;
+        try {
+          await writeAll(this.spill.handle, block, entry * 4);
+        } catch (error) {
+          throw ioError(error, this.spill.path, 'write the postings scratch file');
+        }
       }
     }
     for (const block of this.blocks) visit(block, block.length);
@@ -112,10 +120,12 @@ export class PostingsLog {
   }
 }
 
-async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+/** Writes all of `bytes` at `position`, or appends them (position undefined: the file's own position). */
+async function writeAll(handle: FileHandle, bytes: Uint8Array, position?: number): Promise<void> {
   let done = 0;
   while (done < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
+    const at = position === undefined ? null : position + done;
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at);
     done += bytesWritten;
   }
 }

@@ -5,15 +5,20 @@
  * Format versions (the trailer's `version` byte):
  * - 1: records carry a codec flag and a CRC32C over the whole stored record; the offset index holds record sizes
  *   and record item counts (so byte-capped records are addressed exactly); a flat SHA-256 content hash; a 76-byte
- *   trailer with the largest record's raw size.
+ *   trailer with the largest record's raw size. No longer read: refused as BAD_VERSION (see decodeTrailer).
+ * - 2: an optional zstd dictionary of the pack's own (codec 2), stored after the records; the trailer grows to 84
+ *   bytes with its size and CRC32C.
  */
-export const PACKFILE_VERSION = 1;
+export const PACKFILE_VERSION = 2;
+
+/** Bytes of a version-1 trailer: a reader finds a v1 file's magic this far from the end, to refuse it by version. */
+export const V1_TRAILER_BYTES = 76;
 
 /** The trailer's magic: the bytes "STPK" on disk (u32 LE 0x4b505453). */
 export const PACKFILE_MAGIC = 0x4b505453;
 
-/** Size of the fixed trailer at the end of every packfile. */
-export const TRAILER_BYTES = 76;
+/** Size of the fixed trailer at the end of every (version 2) packfile. */
+export const TRAILER_BYTES = 84;
 
 /** Byte offsets of the trailer's fields. */
 export const TrailerField = {
@@ -31,7 +36,9 @@ export const TrailerField = {
   appDataSize: 32,
   contentHash: 36,
   appDataCrc: 68,
-  trailerCrc: 72,
+  dictionarySize: 72,
+  dictionaryCrc: 76,
+  trailerCrc: 80,
 } as const;
 
 /** Trailer flag bits; any other bit set is refused (BAD_FORMAT). */
@@ -45,7 +52,12 @@ export const KNOWN_TRAILER_FLAGS = TrailerFlag.contentHash;
 export const PackCodec = {
   none: 0,
   zstd: 1,
+  /** zstd frames compressed against the pack's own dictionary (a raw-content dictionary stored after the records). */
+  zstdDictionary: 2,
 } as const;
+
+/** Largest dictionary a pack may hold (writer and reader): 16 MiB. */
+export const MAX_DICTIONARY_BYTES = 16 * 1024 * 1024;
 
 /** A record's flag byte (just before its CRC); any other bit set is CORRUPT. */
 export const RecordFlag = {

@@ -1,14 +1,25 @@
 // The packfile reader (FORMAT.md § "Packfile container"). Open costs one storage read of the tail (two when the
 // index and app data are larger than it) and checks everything the tail holds; item reads check each record's CRC
-// before using a byte of it. Fetches fan out over `concurrency` batches, each with buffers of its own (spec §4.8).
+// before using a byte of it. Fetches fan out over `concurrency` batches, each with buffers of its own (spec §4.8);
+// a batch whose bytes are in memory in the file's mapping is read from the mapping instead, with no storage read.
 import { crc32c } from '@node-rs/crc32';
 import { assert } from '@strata/base';
 import { ColdStoreError, ColdStoreErrorCode, checkInteger, invalidArgument } from '../errors.js';
-import type { StorageFile } from '../storage/storage.js';
+import { MAX_MAPPED_FILE_BYTES, type StorageFile } from '../storage/storage.js';
 import { BufferPool } from './buffer-pool.js';
 import { MIN_RECORD_BYTES, PackCodec, TRAILER_BYTES, TrailerFlag } from './format.js';
-import { type CheckedRecord, checkRecord, type RecordContext, recordPayload } from './record.js';
+import {
+  type CheckedRecord,
+  checkRecord,
+  type PackDictionary,
+  type RecordContext,
+  type RecordVisitor,
+  readPackDictionary,
+  recordPayload,
+  scanRecords,
+} from './record.js';
 import { decodeOffsetIndex, decodeTrailer, type Trailer } from './trailer.js';
+import { itemSizeAt, itemStartAt, layoutOf, recheckRecord } from './verified-record.js';
 
 /** Options of PackfileReader.open. */
 export interface PackfileReadOptions {
@@ -26,8 +37,10 @@ export interface PackfileReaderStats {
   readonly pooledBuffersInUse: number;
   /** Buffers given back while the pool already held its cap (2 × concurrency) of free ones, so left to the GC. */
   readonly buffersDroppedByPoolCap: number;
-  /** Batches read so far. */
+  /** Batches served so far, read or mapped. */
   readonly batches: number;
+  /** Of those, batches served from the file's mapping (in memory, so no storage read). */
+  readonly mappedBatches: number;
   /** Storage reads so far (open's included). */
   readonly reads: number;
 }
@@ -50,6 +63,13 @@ const MAX_CONCURRENCY = 64;
 const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 /** Pooled buffers grow past maxBatchBytes to fit the pack's largest record, but not past this. */
 const POOLED_BUFFER_CEILING = 4 * 1024 * 1024;
+/**
+ * Residency of mapped batches is asked for runs of batches at once: a StorageFile.resident() call (mincore) costs
+ * about as much as scanning 32 pages, so batches less than this many bytes apart share one call, ...
+ */
+const RESIDENCY_GAP_BYTES = 128 * 1024;
+/** ... as long as the run spans at most this many bytes (a call stays ~20 µs). */
+const RESIDENCY_SPAN_BYTES = 2 * 1024 * 1024;
 
 /** Adjacent records read with one storage read; their requested items are result slots [firstSlot, endSlot). */
 interface Batch {
@@ -80,9 +100,18 @@ export class PackfileReader {
   readonly appData: Uint8Array;
   readonly contentHash: Uint8Array | undefined;
   private readonly pool: BufferPool;
-  /** Bit r set: record r's CRC was checked in the mapping (itemView). */
+  /**
+   * Bit r set: record r was checked (CRC, flag, sizes) in the file's mapping, whose bytes cannot change: from then
+   * on it is read through recheckRecord (no CRC, no checked decode). Records read into buffers are checked each time.
+   */
   private checkedRecords: Uint8Array | undefined;
+  /** What fetches read records from: the mapping (undefined: the backend cannot map, or the file is over the
+   * mapping limit), or null before the first fetch asked. */
+  private fetchMapping: Uint8Array | undefined | null = null;
+  /** Item sizes of the record being served (recheckRecord). Used only between two awaits: see serveBatch. */
+  private sizeScratch: Uint32Array | undefined;
   private batchCount = 0;
+  private mappedBatchCount = 0;
   private readCount: number;
   private closed = false;
 
@@ -100,6 +129,8 @@ export class PackfileReader {
     private readonly maxBatchBytes: number,
     largestRecordBytes: number,
     openReads: number,
+    /** Write path (helper CW): the pack's zstd dictionary (codec zstdDictionary), handed to every record's decode. */
+    private readonly dictionary: PackDictionary | undefined,
   ) {
     this.itemCount = trailer.itemCount;
     this.recordCount = trailer.recordCount;
@@ -164,6 +195,11 @@ export class PackfileReader {
       });
     }
 
+    // Write path (helper CW): a pack of codec zstdDictionary holds its dictionary between the records and the index.
+    const dictionaryAt = recordsEnd - trailer.dictionarySize;
+    const dictionary = await readPackDictionary(file, trailer, dictionaryAt);
+    if (dictionary !== undefined) reads++;
+
     const corrupt = (detail: string, field: string) =>
       new ColdStoreError(ColdStoreErrorCode.CORRUPT, detail, { file: name, offset: recordsEnd, field });
     const recordCount = trailer.recordCount;
@@ -188,8 +224,8 @@ export class PackfileReader {
       items += recordItems;
     }
     recordOffsets[recordCount] = offset;
-    if (offset !== recordsEnd) {
-      throw corrupt(`record sizes sum to ${offset}, the offset index starts at ${recordsEnd}`, 'offset index');
+    if (offset !== dictionaryAt) {
+      throw corrupt(`record sizes sum to ${offset}, the records end at ${dictionaryAt}`, 'offset index');
     }
     if (items !== trailer.itemCount) {
       throw corrupt(`records hold ${items} items, the trailer says ${trailer.itemCount}`, 'offset index');
@@ -206,6 +242,7 @@ export class PackfileReader {
       maxBatchBytes,
       largestRecordBytes,
       reads,
+      dictionary,
     );
   }
 
@@ -249,6 +286,25 @@ export class PackfileReader {
     return this.fetch(positions.length, (i) => positions[i] as number);
   }
 
+  // Write path (helper CW): a freeze's verification reads each pack whole, in order; the scan is record.ts's.
+  /**
+   * Every record in order, each checked (CRC first) and inflated, its raw payload and item sizes lent to `visit`
+   * (record.ts scanRecords): reads of about 4 MiB of adjacent records, one in flight ahead of the visits.
+   */
+  scanRecords(visit: RecordVisitor): Promise<void> {
+    this.checkOpen();
+    return scanRecords(
+      this.file,
+      {
+        recordCount: this.recordCount,
+        offsetOf: (record) => this.recordOffsets[record] as number,
+        firstItemOf: (record) => this.firstItems[record] as number,
+        contextOf: (record) => this.recordContext(record),
+      },
+      visit,
+    );
+  }
+
   /** Items [start, end) in order (0 ≤ start ≤ end ≤ itemCount), read as readItems reads them. */
   async readRange(start: number, end: number): Promise<Uint8Array[]> {
     this.checkOpen();
@@ -270,17 +326,36 @@ export class PackfileReader {
     const mapping = this.file.map();
     if (mapping === undefined) return undefined;
     const record = this.recordOf(position);
-    const start = this.recordOffsets[record] as number;
-    const stored = mapping.subarray(start, this.recordOffsets[record + 1]);
-    this.checkedRecords ??= new Uint8Array(Math.ceil(this.recordCount / 8));
-    const bit = 1 << (record & 7);
-    const verified = ((this.checkedRecords[record >>> 3] as number) & bit) !== 0;
-    const checked = checkRecord(stored, this.recordContext(record), !verified && !__faults.skipRecordCrc);
-    if (!verified) this.checkedRecords[record >>> 3] = (this.checkedRecords[record >>> 3] as number) | bit;
+    const stored = mapping.subarray(this.recordOffsets[record], this.recordOffsets[record + 1]);
     const local = position - (this.firstItems[record] as number);
-    let itemStart = 0;
-    for (let i = 0; i < local; i++) itemStart += checked.itemSizes[i] as number;
-    return stored.subarray(itemStart, itemStart + (checked.itemSizes[local] as number));
+    if (!this.isChecked(record)) {
+      const checked = this.checkOnce(record, stored);
+      let itemStart = 0;
+      for (let i = 0; i < local; i++) itemStart += checked.itemSizes[i] as number;
+      return stored.subarray(itemStart, itemStart + (checked.itemSizes[local] as number));
+    }
+    // Checked before, in these very pages: the offsets straight from the size group, nothing allocated.
+    const layout = layoutOf(stored, this.itemsIn(record));
+    const itemStart = itemStartAt(stored, layout, local);
+    return stored.subarray(itemStart, itemStart + itemSizeAt(stored, layout, local));
+  }
+
+  private isChecked(record: number): boolean {
+    return (
+      this.checkedRecords !== undefined && ((this.checkedRecords[record >>> 3] as number) & (1 << (record & 7))) !== 0
+    );
+  }
+
+  /** checkRecord of a record in the mapping (CRC included), remembered: the mapped bytes cannot change. */
+  private checkOnce(record: number, stored: Uint8Array): CheckedRecord {
+    const checked = checkRecord(stored, this.recordContext(record), !__faults.skipRecordCrc);
+    this.checkedRecords ??= new Uint8Array(Math.ceil(this.recordCount / 8));
+    this.checkedRecords[record >>> 3] = (this.checkedRecords[record >>> 3] as number) | (1 << (record & 7));
+    return checked;
+  }
+
+  private itemsIn(record: number): number {
+    return (this.firstItems[record + 1] as number) - (this.firstItems[record] as number);
   }
 
   get stats(): PackfileReaderStats {
@@ -288,6 +363,7 @@ export class PackfileReader {
       pooledBuffersInUse: this.pool.inUse,
       buffersDroppedByPoolCap: this.pool.droppedByCap,
       batches: this.batchCount,
+      mappedBatches: this.mappedBatchCount,
       reads: this.readCount,
     };
   }
@@ -310,9 +386,10 @@ export class PackfileReader {
       file: this.file.name,
       offset: this.recordOffsets[record] as number,
       record,
-      itemCount: (this.firstItems[record + 1] as number) - (this.firstItems[record] as number),
+      itemCount: this.itemsIn(record),
       maxRawBytes: this.trailer.maxRecordRawBytes,
-      zstdAllowed: this.trailer.codec === PackCodec.zstd,
+      zstdAllowed: this.trailer.codec !== PackCodec.none,
+      dictionary: this.dictionary,
     };
   }
 
@@ -341,18 +418,48 @@ export class PackfileReader {
     return batches;
   }
 
-  /** Reads the items at positionAt(0..count) with `concurrency` batches in flight. */
+  /**
+   * The mapping fetches read from, asked for once: undefined where the backend cannot map (an object store), or the
+   * file is over MAX_MAPPED_FILE_BYTES, or mapping failed (then reads serve: they do not need it).
+   */
+  private mappingForFetch(): Uint8Array | undefined {
+    if (this.fetchMapping === null) {
+      let mapping: Uint8Array | undefined;
+      if (this.file.size <= MAX_MAPPED_FILE_BYTES) {
+        try {
+          mapping = this.file.map();
+        } catch (error) {
+          if (!(error instanceof ColdStoreError) || error.code === ColdStoreErrorCode.CLOSED) throw error;
+        }
+      }
+      this.fetchMapping = mapping;
+    }
+    return this.fetchMapping;
+  }
+
+  /**
+   * Reads the items at positionAt(0..count) with `concurrency` batches in flight. A batch whose bytes are resident
+   * in the mapping is served from it at once (no read, no await); any other is one storage read into its own buffer.
+   */
   private async fetch(count: number, positionAt: (slot: number) => number): Promise<Uint8Array[]> {
     const results = new Array<Uint8Array>(count);
     const batches = this.planBatches(count, positionAt);
     const arena = __faults.sharedArena ? this.faultArena(batches) : undefined;
+    const mapping = batches.length > 0 ? this.mappingForFetch() : undefined;
+    const resident = mapping === undefined ? undefined : this.residentBatches(batches);
     let next = 0;
     let failure: { error: unknown } | undefined;
     const worker = async (): Promise<void> => {
       while (failure === undefined && next < batches.length) {
-        const batch = batches[next++] as Batch; // next < batches.length
+        const index = next++;
+        const batch = batches[index] as Batch; // index < batches.length
         try {
-          await this.readBatch(batch, positionAt, results, arena);
+          if (mapping !== undefined && resident?.[index] === 1) {
+            this.mappedBatchCount++;
+            this.serveBatch(batch, mapping, 0, true, positionAt, results, arena, arena?.used ?? 0);
+          } else {
+            await this.readBatch(batch, positionAt, results, arena);
+          }
         } catch (error) {
           failure ??= { error };
           return;
@@ -365,33 +472,94 @@ export class PackfileReader {
     return results;
   }
 
-  /** Reads one batch into a buffer of its own, checks each record, and copies the requested items out. */
+  /**
+   * Which batches are in memory in the mapping (1) and which need a read (0): one StorageFile.resident() call per
+   * run of nearby batches (RESIDENCY_GAP_BYTES, RESIDENCY_SPAN_BYTES), and one per batch of a run that is not all in
+   * memory. All 1 when the backend's mapping is memory (no resident()).
+   */
+  private residentBatches(batches: readonly Batch[]): Uint8Array {
+    const flags = new Uint8Array(batches.length);
+    const resident = this.file.resident?.bind(this.file);
+    if (resident === undefined) return flags.fill(1);
+    for (let first = 0; first < batches.length; ) {
+      const start = (batches[first] as Batch).offset;
+      let end = start + (batches[first] as Batch).bytes;
+      let last = first;
+      while (last + 1 < batches.length) {
+        const following = batches[last + 1] as Batch;
+        const followingEnd = following.offset + following.bytes;
+        if (following.offset - end > RESIDENCY_GAP_BYTES || followingEnd - start > RESIDENCY_SPAN_BYTES) break;
+        end = followingEnd;
+        last++;
+      }
+      if (resident(start, end - start)) {
+        flags.fill(1, first, last + 1);
+      } else if (last > first) {
+        for (let b = first; b <= last; b++) {
+          const batch = batches[b] as Batch;
+          flags[b] = resident(batch.offset, batch.bytes) ? 1 : 0;
+        }
+      }
+      first = last + 1;
+    }
+    return flags;
+  }
+
+  /** Reads one batch into a buffer of its own, then serves it; the buffer goes back to the pool on every path. */
   private async readBatch(
     batch: Batch,
     positionAt: (slot: number) => number,
     results: Uint8Array[],
     arena: Arena | undefined,
   ): Promise<void> {
-    this.batchCount++;
     const arenaBase = arena?.used ?? 0; // the fault: claimed before the read is awaited
     const buffer = this.pool.acquire(batch.bytes);
-    let scratch: Uint8Array | undefined;
     try {
       this.readCount++;
       const bytes = await this.file.read(batch.offset, batch.bytes, buffer);
+      this.serveBatch(batch, bytes, batch.offset, false, positionAt, results, arena, arenaBase);
+    } finally {
+      this.pool.release(buffer);
+    }
+  }
+
+  /**
+   * Checks each record of a batch whose stored bytes are `source` (file offset `sourceOffset` at source[0]), inflates
+   * it if it is zstd, and copies the requested items out. Records of the mapping (`mapped`) are checked once per
+   * reader (checkOnce), records of a read buffer every time. Synchronous: the reader's size scratch and the batch's
+   * inflate buffer are used between two awaits only, so concurrent batches never share them.
+   */
+  private serveBatch(
+    batch: Batch,
+    source: Uint8Array,
+    sourceOffset: number,
+    mapped: boolean,
+    positionAt: (slot: number) => number,
+    results: Uint8Array[],
+    arena: Arena | undefined,
+    arenaBase: number,
+  ): void {
+    this.batchCount++;
+    let scratch: Uint8Array | undefined;
+    try {
       let slot = batch.firstSlot;
       let arenaAt = arenaBase;
       for (let record = batch.firstRecord; record <= batch.lastRecord; record++) {
-        const start = (this.recordOffsets[record] as number) - batch.offset;
-        const stored = bytes.subarray(start, (this.recordOffsets[record + 1] as number) - batch.offset);
+        const stored = source.subarray(
+          (this.recordOffsets[record] as number) - sourceOffset,
+          (this.recordOffsets[record + 1] as number) - sourceOffset,
+        );
         const context = this.recordContext(record);
-        const checked: CheckedRecord = checkRecord(stored, context, !__faults.skipRecordCrc);
+        let checked: CheckedRecord;
+        if (!mapped) checked = checkRecord(stored, context, !__faults.skipRecordCrc);
+        else if (!this.isChecked(record)) checked = this.checkOnce(record, stored);
+        else checked = recheckRecord(stored, context.itemCount, this.sizesFor(context.itemCount));
         if (checked.compressed && (scratch === undefined || scratch.length < checked.rawBytes)) {
           if (scratch !== undefined) this.pool.release(scratch);
           scratch = undefined; // not released twice if acquire throws
           scratch = this.pool.acquire(checked.rawBytes);
         }
-        const payload = recordPayload(stored, checked, scratch ?? bytes, context);
+        const payload = recordPayload(stored, checked, scratch ?? stored, context);
         const recordFirst = this.firstItems[record] as number;
         const recordEnd = this.firstItems[record + 1] as number;
         let local = 0;
@@ -414,9 +582,16 @@ export class PackfileReader {
       assert(slot === batch.endSlot, 'every slot of a batch belongs to one of its records');
       if (arena !== undefined) arena.used = arenaAt;
     } finally {
-      this.pool.release(buffer);
       if (scratch !== undefined) this.pool.release(scratch);
     }
+  }
+
+  /** The reader's item-size scratch, at least `itemCount` long (at most itemsPerRecord: 256 KiB at 65,536). */
+  private sizesFor(itemCount: number): Uint32Array {
+    if (this.sizeScratch === undefined || this.sizeScratch.length < itemCount) {
+      this.sizeScratch = new Uint32Array(this.itemsPerRecord);
+    }
+    return this.sizeScratch;
   }
 
   /** The fault mode's arena: room for every record of the fetch at its largest raw size. */

@@ -8,6 +8,7 @@ import {
   FOR_TAIL_BYTES,
   INDEX_GROUP_SIZE,
   KNOWN_TRAILER_FLAGS,
+  MAX_DICTIONARY_BYTES,
   MAX_ITEMS_PER_RECORD,
   MAX_RECORD_RAW_BYTES,
   MIN_RECORD_BYTES,
@@ -16,6 +17,7 @@ import {
   PackCodec,
   TRAILER_BYTES,
   TrailerField,
+  V1_TRAILER_BYTES,
 } from './format.js';
 
 /** The trailer's fields. */
@@ -31,6 +33,9 @@ export interface Trailer {
   readonly appDataSize: number;
   readonly contentHash: Uint8Array;
   readonly appDataCrc: number;
+  /** Bytes of the dictionary after the records: > 0 exactly when codec is zstdDictionary. */
+  readonly dictionarySize: number;
+  readonly dictionaryCrc: number;
 }
 
 export function encodeTrailer(trailer: Trailer): Uint8Array {
@@ -49,15 +54,18 @@ export function encodeTrailer(trailer: Trailer): Uint8Array {
   view.setUint32(TrailerField.appDataSize, trailer.appDataSize, true);
   bytes.set(trailer.contentHash, TrailerField.contentHash);
   view.setUint32(TrailerField.appDataCrc, trailer.appDataCrc, true);
+  view.setUint32(TrailerField.dictionarySize, trailer.dictionarySize, true);
+  view.setUint32(TrailerField.dictionaryCrc, trailer.dictionaryCrc, true);
   view.setUint32(TrailerField.trailerCrc, crc32c(bytes.subarray(0, TrailerField.trailerCrc)), true);
   return bytes;
 }
 
 /**
  * Decodes and checks the trailer (`bytes` is exactly the last TRAILER_BYTES of a file of `fileSize` bytes): magic
- * (BAD_MAGIC), CRC (CHECKSUM_MISMATCH), version (BAD_VERSION), flags, codec, reserved byte and format id
- * (BAD_FORMAT), then every count against the file size (TRUNCATED when the index and app data cannot fit, CORRUPT
- * for counts that contradict each other), so nothing later allocates more than the file could hold.
+ * (BAD_MAGIC; BAD_VERSION for a version-1 pack, whose 76-byte trailer puts its magic 8 bytes further in), CRC
+ * (CHECKSUM_MISMATCH), version (BAD_VERSION), flags, codec, reserved byte and format id (BAD_FORMAT), then every
+ * count against the file size (TRUNCATED when the dictionary, index and app data cannot fit, CORRUPT for counts that
+ * contradict each other), so nothing later allocates more than the file could hold.
  */
 export function decodeTrailer(bytes: Uint8Array, fileSize: number, expectedFormatId: number, file: string): Trailer {
   const at = fileSize - TRAILER_BYTES;
@@ -66,6 +74,14 @@ export function decodeTrailer(bytes: Uint8Array, fileSize: number, expectedForma
   const view = new DataView(bytes.buffer, bytes.byteOffset, TRAILER_BYTES);
   const u32 = (field: keyof typeof TrailerField) => view.getUint32(TrailerField[field], true);
   if (u32('magic') !== PACKFILE_MAGIC) {
+    const v1At = TRAILER_BYTES - V1_TRAILER_BYTES;
+    if (view.getUint32(v1At, true) === PACKFILE_MAGIC && view.getUint8(v1At + TrailerField.version) === 1) {
+      throw new ColdStoreError(
+        ColdStoreErrorCode.BAD_VERSION,
+        `a version-1 packfile; this build reads version ${PACKFILE_VERSION}`,
+        { file, offset: fileSize - V1_TRAILER_BYTES + TrailerField.version, field: 'trailer.version' },
+      );
+    }
     throw fail(ColdStoreErrorCode.BAD_MAGIC, 'no packfile trailer at the end (not a packfile, or truncated)', 'magic');
   }
   if (crc32c(bytes.subarray(0, TrailerField.trailerCrc)) !== u32('trailerCrc')) {
@@ -80,7 +96,7 @@ export function decodeTrailer(bytes: Uint8Array, fileSize: number, expectedForma
     throw fail(ColdStoreErrorCode.BAD_FORMAT, `unknown trailer flags 0x${flags.toString(16)}`, 'flags');
   }
   const codec = view.getUint8(TrailerField.codec);
-  if (codec !== PackCodec.none && codec !== PackCodec.zstd) {
+  if (codec !== PackCodec.none && codec !== PackCodec.zstd && codec !== PackCodec.zstdDictionary) {
     throw fail(ColdStoreErrorCode.BAD_FORMAT, `unknown codec ${codec}`, 'codec');
   }
   if (view.getUint8(TrailerField.reserved) !== 0) {
@@ -106,6 +122,8 @@ export function decodeTrailer(bytes: Uint8Array, fileSize: number, expectedForma
     appDataSize: u32('appDataSize'),
     contentHash: bytes.slice(TrailerField.contentHash, TrailerField.contentHash + CONTENT_HASH_BYTES),
     appDataCrc: u32('appDataCrc'),
+    dictionarySize: u32('dictionarySize'),
+    dictionaryCrc: u32('dictionaryCrc'),
   };
   checkCounts(trailer, fileSize, fail);
   return trailer;
@@ -130,6 +148,17 @@ function checkCounts(
   if (trailer.maxRecordRawBytes > MAX_RECORD_RAW_BYTES) {
     throw fail(ColdStoreErrorCode.CORRUPT, `largest record of ${trailer.maxRecordRawBytes} bytes`, 'maxRecordRawBytes');
   }
+  const { dictionarySize } = trailer;
+  if ((trailer.codec === PackCodec.zstdDictionary) !== dictionarySize > 0 || dictionarySize > MAX_DICTIONARY_BYTES) {
+    throw fail(
+      ColdStoreErrorCode.CORRUPT,
+      `a dictionary of ${dictionarySize} bytes with codec ${trailer.codec}`,
+      'dictionarySize',
+    );
+  }
+  if (dictionarySize === 0 && trailer.dictionaryCrc !== 0) {
+    throw fail(ColdStoreErrorCode.CORRUPT, 'a dictionary CRC without a dictionary', 'dictionaryCrc');
+  }
   if ((trailer.flags & 1) === 0 && trailer.contentHash.some((byte) => byte !== 0)) {
     throw fail(ColdStoreErrorCode.CORRUPT, 'a content hash without its flag', 'contentHash');
   }
@@ -140,17 +169,25 @@ function checkCounts(
       'indexSize',
     );
   }
-  const recordsEnd = fileSize - TRAILER_BYTES - trailer.appDataSize - trailer.indexSize;
+  const recordsEnd = recordsEndOf(trailer, fileSize);
   if (recordsEnd < 0) {
     throw fail(
       ColdStoreErrorCode.TRUNCATED,
-      `index (${trailer.indexSize} B) and app data (${trailer.appDataSize} B) do not fit in ${fileSize} bytes`,
+      `dictionary (${dictionarySize} B), index (${trailer.indexSize} B) and app data (${trailer.appDataSize} B) do not fit in ${fileSize} bytes`,
       'indexSize',
     );
   }
   if (recordCount * MIN_RECORD_BYTES > recordsEnd) {
     throw fail(ColdStoreErrorCode.TRUNCATED, `${recordCount} records do not fit in ${recordsEnd} bytes`, 'recordCount');
   }
+}
+
+/**
+ * Where the records end in a file of `fileSize` bytes: `[records][dictionary][offset index][app data][trailer]`, so
+ * also where the dictionary starts.
+ */
+export function recordsEndOf(trailer: Trailer, fileSize: number): number {
+  return fileSize - TRAILER_BYTES - trailer.appDataSize - trailer.indexSize - trailer.dictionarySize;
 }
 
 /** Groups of the offset index for `recordCount` records (one group sequence each for sizes and counts). */

@@ -1,14 +1,17 @@
 // The streaming packfile writer (FORMAT.md § "Packfile container"). Memory is bounded by one record (its raw
-// payload, its compressed copy), one output buffer of OUTPUT_BUFFER_BYTES, and 8 bytes per record for the offset
-// index; items are never held past the record they close. The file appears under its name only when finish()
-// resolves (StorageWriter: temp file, fsync, rename, directory fsync); abort() or any failure leaves nothing.
+// payload, its compressed copy), one output buffer of OUTPUT_BUFFER_BYTES, 8 bytes per record for the offset index,
+// and with a dictionary its bytes and the compressor's tables over it; items are never held past the record they
+// close. The file appears under its name only when finish() resolves (StorageWriter: temp file, fsync, rename,
+// directory fsync); abort() or any failure leaves nothing.
 import { createHash, type Hash } from 'node:crypto';
 import { crc32c } from '@node-rs/crc32';
+import { assert } from '@strata/base';
 import zstd from 'zstd-napi/binding.js';
 import { ColdStoreError, ColdStoreErrorCode, checkInteger, invalidArgument } from '../errors.js';
 import type { Storage, StorageWriter } from '../storage/storage.js';
 import {
   CONTENT_HASH_BYTES,
+  MAX_DICTIONARY_BYTES,
   MAX_ITEMS_PER_RECORD,
   MAX_PACK_ITEMS,
   MAX_RECORD_RAW_BYTES,
@@ -34,6 +37,12 @@ export interface PackfileWriterOptions {
   readonly codec?: 'zstd' | 'none';
   /** zstd level, default 3 (any level zstd accepts). */
   readonly compressionLevel?: number;
+  /**
+   * A raw-content zstd dictionary (1 byte to 16 MiB; codec 'zstd' only): records are compressed against it, and it
+   * is stored in the pack (codec 2, FORMAT.md "Dictionary"), so the pack stays self-contained. Bytes that recur
+   * across records (a sample of the pack's own items) make the best one. Copied: the caller may reuse the array.
+   */
+  readonly dictionary?: Uint8Array;
   /** Store the SHA-256 content hash (default true). */
   readonly contentHash?: boolean;
 }
@@ -56,6 +65,7 @@ const OUTPUT_BUFFER_BYTES = 1024 * 1024;
 /** Item bytes are handed to SHA-256 in updates of about this size (one update per item costs more than the hash). */
 const HASH_STAGE_BYTES = 64 * 1024;
 const RESOLVED: Promise<void> = Promise.resolve();
+const EMPTY = new Uint8Array(0);
 
 interface ResolvedOptions {
   readonly formatId: number;
@@ -64,6 +74,7 @@ interface ResolvedOptions {
   readonly codec: 'zstd' | 'none';
   readonly compressionLevel: number;
   readonly contentHash: boolean;
+  readonly dictionary: Uint8Array | undefined;
 }
 
 function resolveOptions(options: PackfileWriterOptions): ResolvedOptions {
@@ -79,7 +90,44 @@ function resolveOptions(options: PackfileWriterOptions): ResolvedOptions {
   checkInteger(compressionLevel, zstd.minCLevel(), zstd.maxCLevel(), 'compressionLevel');
   const contentHash = options.contentHash ?? true;
   if (typeof contentHash !== 'boolean') invalidArgument('contentHash', 'expected a boolean');
-  return { formatId: options.formatId, itemsPerRecord, maxRecordBytes, codec, compressionLevel, contentHash };
+  const { dictionary } = options;
+  if (dictionary !== undefined) {
+    if (!(dictionary instanceof Uint8Array) || dictionary.length === 0 || dictionary.length > MAX_DICTIONARY_BYTES) {
+      invalidArgument('dictionary', `expected 1 to ${MAX_DICTIONARY_BYTES} bytes`);
+    }
+    if (codec !== 'zstd') invalidArgument('dictionary', "a dictionary needs codec 'zstd'");
+  }
+  return {
+    formatId: options.formatId,
+    itemsPerRecord,
+    maxRecordBytes,
+    codec,
+    compressionLevel,
+    contentHash,
+    dictionary: dictionary === undefined ? undefined : new Uint8Array(dictionary),
+  };
+}
+
+/**
+ * Hash-table size (log2 entries) of a compressor over a dictionary of `bytes`: one entry per 16 dictionary bytes, at
+ * least 2^15. Measured on pubnet-like records of 128 events against their chunk's dictionary (levels -1 and 1, the
+ * same sizes): with 1 MiB over a 9 M-event chunk, 2^14 to 2^17 entries within 0.2 % in size (2^14 fastest, 2^16
+ * 12 % slower); with 546 KiB over the quick bench's more repetitive chunk, 2^14 gave 15 % more bytes than 2^16, 2^17
+ * only 0.6 % fewer. So one entry per 16 bytes: robust on repetitive data, little slower on the rest.
+ */
+function dictionaryHashLog(bytes: number): number {
+  return Math.min(20, Math.max(15, Math.ceil(Math.log2(bytes)) - 4));
+}
+
+/**
+ * Test seam (a negative control, never used outside tests): writers that store one item with its last byte flipped,
+ * after the content hash took the item as given — a writer storing other bytes than it hashed.
+ */
+const storedItemFlips = new WeakMap<PackfileWriter, number>();
+
+/** Makes `writer` store item `position` with its last byte flipped (see storedItemFlips). Tests only. */
+export function flipStoredItemForTest(writer: PackfileWriter, position: number): void {
+  storedItemFlips.set(writer, position);
 }
 
 /** A growable u32 array (the offset index's per-record columns). */
@@ -136,6 +184,13 @@ export class PackfileWriter {
       this.compressor.setParameter(zstd.CParameter.compressionLevel, options.compressionLevel);
       // The record CRC covers the frame; zstd's own checksum would be 4 more bytes checking the same thing.
       this.compressor.setParameter(zstd.CParameter.checksumFlag, 0);
+      if (options.dictionary !== undefined) {
+        const hashLog = dictionaryHashLog(options.dictionary.length);
+        this.compressor.setParameter(zstd.CParameter.hashLog, hashLog);
+        this.compressor.setParameter(zstd.CParameter.chainLog, hashLog);
+        // Every record is then compressed against it (a raw-content dictionary: no dictionary id in frames).
+        this.compressor.loadDictionary(options.dictionary);
+      }
     }
   }
 
@@ -151,6 +206,16 @@ export class PackfileWriter {
 
   /** Appends one item (0 to 2^30 bytes). */
   add(item: Uint8Array): Promise<void> {
+    return this.append(item) ?? RESOLVED;
+  }
+
+  /**
+   * add() without a promise in the common case: returns undefined when the item joined the open record (nothing to
+   * await), else the promise of the record it closed, which must be awaited before the next call. A failure is a
+   * rejected promise, as for add(). For loops over millions of small items, where an await per item costs more than
+   * the copy.
+   */
+  append(item: Uint8Array): Promise<void> | undefined {
     try {
       this.enter();
     } catch (error) {
@@ -169,7 +234,7 @@ export class PackfileWriter {
       // The common case: the item joins the open record, nothing to await.
       this.appendItem(item);
       this.busy = false;
-      return RESOLVED;
+      return undefined;
     }
     return this.guard(async () => {
       if (closeFirst) await this.closeRecord();
@@ -188,12 +253,19 @@ export class PackfileWriter {
     return this.guard(async () => {
       if (this.itemSizes.length > 0) await this.closeRecord();
       const recordCount = this.recordSizes.length;
+      const { dictionary } = this.options;
+      if (dictionary !== undefined) await this.emit(dictionary);
       const index = encodeOffsetIndex(this.recordSizes.values, this.recordItems.values, recordCount);
       this.flushHash();
       const contentHash = this.hash?.digest() ?? new Uint8Array(CONTENT_HASH_BYTES);
       const trailer = encodeTrailer({
         flags: this.hash === undefined ? 0 : TrailerFlag.contentHash,
-        codec: this.options.codec === 'zstd' ? PackCodec.zstd : PackCodec.none,
+        codec:
+          dictionary !== undefined
+            ? PackCodec.zstdDictionary
+            : this.options.codec === 'zstd'
+              ? PackCodec.zstd
+              : PackCodec.none,
         formatId: this.options.formatId,
         recordCount,
         itemCount: this.items,
@@ -203,6 +275,8 @@ export class PackfileWriter {
         appDataSize: appData.length,
         contentHash,
         appDataCrc: crc32c(appData),
+        dictionarySize: dictionary?.length ?? 0,
+        dictionaryCrc: dictionary === undefined ? 0 : crc32c(dictionary),
       });
       await this.emit(index);
       await this.emit(appData);
@@ -290,13 +364,18 @@ export class PackfileWriter {
   /** Encodes the open record (compressing it when that pays) and queues it for writing. */
   private async closeRecord(): Promise<void> {
     const raw = this.rawBytes.subarray(0, this.rawUsed);
+    const flip = storedItemFlips.get(this);
+    if (flip !== undefined) this.flipStored(raw, flip);
     let payload = raw;
     let flags = 0;
     if (this.compressor !== undefined && raw.length > 0) {
       const bound = zstd.compressBound(raw.length);
       if (this.frame.length < bound) this.frame = new Uint8Array(bound);
       const frame = this.frame;
-      const frameBytes = this.compressor.compress2(frame, raw);
+      const frameBytes =
+        this.options.dictionary === undefined
+          ? this.compressor.compress2(frame, raw)
+          : this.compressStreamed(frame, raw);
       // Compression pays when it saves at least 1/16: below that, the inflate on every read costs more than the
       // bytes it saves.
       if (frameBytes * 16 <= raw.length * 15) {
@@ -317,6 +396,45 @@ export class PackfileWriter {
       this.rawBytes = new Uint8Array(Math.min(this.options.maxRecordBytes, 64 * 1024));
     }
     if (this.frame.length > zstd.compressBound(this.options.maxRecordBytes)) this.frame = new Uint8Array(0);
+  }
+
+  /**
+   * One frame of `raw` through the streaming API, its size not given in advance (so the frame header holds no
+   * content size, which the reader does not need: it knows the raw size from the size index). zstd then uses the
+   * dictionary's tables in place instead of copying them into the context for every record, which it does for a
+   * frame of known size above a few KiB: measured on pubnet-like records of 128 events with a 1 MiB dictionary at
+   * level 1, 67 µs a record against 86 (and 39 without a dictionary), the same size.
+   */
+  private compressStreamed(frame: Uint8Array, raw: Uint8Array): number {
+    const compressor = this.compressor!;
+    let written = 0;
+    let consumed = 0;
+    // One call takes the whole record in practice (the frame buffer is compressBound of it); loop all the same.
+    while (consumed < raw.length) {
+      const [, out, taken] = compressor.compressStream2(
+        frame.subarray(written),
+        raw.subarray(consumed),
+        zstd.EndDirective.continue,
+      );
+      assert(out > 0 || taken > 0, 'zstd makes progress with compressBound bytes of room');
+      written += out;
+      consumed += taken;
+    }
+    for (;;) {
+      const [left, out] = compressor.compressStream2(frame.subarray(written), EMPTY, zstd.EndDirective.end);
+      written += out;
+      if (left === 0) return written;
+      assert(out > 0, 'zstd ends the frame within compressBound bytes');
+    }
+  }
+
+  /** The test seam: flips the last byte of item `position` if it is in the open record (and not empty). */
+  private flipStored(raw: Uint8Array, position: number): void {
+    const local = position - (this.items - this.itemSizes.length);
+    if (local < 0 || local >= this.itemSizes.length) return;
+    let end = 0;
+    for (let i = 0; i <= local; i++) end += this.itemSizes[i]!;
+    if (this.itemSizes[local]! > 0) raw[end - 1]! ^= 0x01;
   }
 
   /** Copies bytes into the output buffer, writing it out when full (large pieces go straight through). */

@@ -1,6 +1,7 @@
 // The local-file backend of the storage seam: a directory on this machine. Reads are positioned fs.read calls on a
-// FileHandle's descriptor (the libuv pool, so several run in parallel); maps come from @riaskov/mmap-io (read-only, MAP_SHARED);
-// writes go through @strata/base's AtomicFile (temp sibling, fsync, rename, directory fsync).
+// FileHandle's descriptor (the libuv pool, so several run in parallel); maps come from @riaskov/mmap-io (read-only,
+// MAP_SHARED), one mapping per file however many times it is opened; residency is mincore(2); writes go through
+// @strata/base's AtomicFile (temp sibling, fsync, rename, directory fsync).
 import { constants as fsConstants, read as fsRead } from 'node:fs';
 import { access, type FileHandle, open, rm } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
@@ -30,6 +31,18 @@ function preadOnce(fd: number, target: Uint8Array, at: number, position: number)
     });
   });
 }
+
+/**
+ * The live mapping of each file, by identity (device, inode, size, mtime), so that every LocalFile of one file shares
+ * one mapping: a reader opened per request maps nothing new, and dropCache() through any handle reaches pages the
+ * others read (MADV_PAGEOUT skips a page that two mappings map, even two of one process). Weak: a mapping is still
+ * unmapped when the last view of it dies, and its entry goes with it. An entry cannot name another file: a live
+ * mapping keeps its inode allocated, so no other file can take the inode number while the entry resolves.
+ */
+const sharedMappings = new Map<string, WeakRef<ArrayBuffer>>();
+const forgetMapping = new FinalizationRegistry<string>((key) => {
+  if (sharedMappings.get(key)?.deref() === undefined) sharedMappings.delete(key);
+});
 
 /** How long dropCache() keeps retrying pages the kernel did not reclaim yet (it blocks the JS thread meanwhile). */
 const DROP_CACHE_BUDGET_MS = 20;
@@ -96,9 +109,10 @@ export class LocalStorage implements Storage {
     let handle: FileHandle | undefined;
     try {
       handle = await open(path, 'r');
-      const stat = await handle.stat();
+      const stat = await handle.stat({ bigint: true });
       if (!stat.isFile()) throw new ColdStoreError(ColdStoreErrorCode.IO, 'not a regular file', { file: path });
-      return new LocalFile(path, stat.size, handle);
+      const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+      return new LocalFile(path, Number(stat.size), handle, identity);
     } catch (error) {
       await handle?.close().catch(() => undefined);
       throw ioError(error, path, 'open');
@@ -146,6 +160,8 @@ class LocalFile implements StorageFile {
     readonly name: string,
     readonly size: number,
     private readonly handle: FileHandle,
+    /** Key of sharedMappings: the file's device, inode, size and modification time. */
+    private readonly identity: string,
   ) {}
 
   read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array> {
@@ -211,12 +227,32 @@ class LocalFile implements StorageFile {
   }
 
   private mapFile(): Uint8Array {
+    const shared = sharedMappings.get(this.identity)?.deref();
+    if (shared !== undefined) return new Uint8Array(shared, 0, this.size);
+    let mapped: Buffer;
     try {
-      const mapped = mmap.map(this.size, mmap.PROT_READ, mmap.MAP_SHARED, this.handle.fd, 0);
-      // A plain Uint8Array over the mapping (subarrays of a Buffer would be Buffers); it keeps the mapping alive.
-      return new Uint8Array(mapped.buffer, mapped.byteOffset, mapped.length);
+      mapped = mmap.map(this.size, mmap.PROT_READ, mmap.MAP_SHARED, this.handle.fd, 0);
     } catch (error) {
       throw new ColdStoreError(ColdStoreErrorCode.IO, 'mmap failed', { file: this.name, cause: error });
+    }
+    // The mapping is the whole external ArrayBuffer: every view of it, and any subarray, keeps it mapped.
+    assert(mapped.byteOffset === 0 && mapped.buffer.byteLength === this.size, 'a mapping is its own ArrayBuffer');
+    const buffer = mapped.buffer as ArrayBuffer;
+    sharedMappings.set(this.identity, new WeakRef(buffer));
+    forgetMapping.register(buffer, this.identity);
+    // A plain Uint8Array over the mapping (subarrays of a Buffer would be Buffers).
+    return new Uint8Array(buffer, 0, this.size);
+  }
+
+  /** mincore(2) of the pages under [offset, offset + length) of the mapping: whether none would fault to disk. */
+  resident(offset: number, length: number): boolean {
+    const view = this.map();
+    if (length === 0 || this.size === 0) return true;
+    const pageStart = offset - (offset % mmap.PAGESIZE);
+    try {
+      return mmap.incore(view.subarray(pageStart, offset + length) as Buffer)[0] === 0;
+    } catch {
+      return false; // a platform without mincore: the reader reads instead
     }
   }
 

@@ -36,6 +36,14 @@ export interface StorageFile {
    */
   map(): Uint8Array | undefined;
   /**
+   * Optional, for backends that map: whether the mapped bytes [offset, offset + length) are in memory now, so that
+   * reading them through map() will not wait for the disk. A hint (a page may be evicted right after); the bytes are
+   * the same either way. Readers use it to read resident records from the mapping without a storage read, and the
+   * rest with read() (several in flight) instead of page faults taken one at a time on the JS thread. Absent: a
+   * mapping is always in memory (an in-memory backend). Call only where map() returns a mapping, inside the file.
+   */
+  resident?(offset: number, length: number): boolean;
+  /**
    * Asks the OS to evict the file's pages from the page cache, for cold-cache benchmarks; returns whether the
    * platform could (see LocalStorage for what works where). Never changes the file's content.
    */
