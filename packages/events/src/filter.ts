@@ -5,6 +5,7 @@
 import { readScVal } from '@strata/ledger-key';
 import { badArgument, checkArray, checkBytes, checkInteger, checkObject } from './arguments.js';
 import { PayloadView } from './payload.js';
+import { compileBytePostFilter } from './post-filter.js';
 import { MAX_TOPIC_POSITIONS, TERM_FIELD, termKeyHex } from './terms.js';
 
 /** Topic-count constraint: exact n, or at least n. `{count: 0, exact: false}` is the wildcard. */
@@ -127,11 +128,29 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 export type PostFilter = (payload: Uint8Array | PayloadView) => boolean;
 
 /**
- * Compiles `filters` into the exact matcher. Per event, fields are resolved cheapest first and at most once: the
- * type and contract (fixed offsets), the topic count (fixed offset), then the topics by one walk up to the highest
- * position any clause constrains, done only if some clause gets that far.
+ * Compiles `filters` into the exact matcher (post-filter.ts): the clauses' contract ids and topic values compared as
+ * bytes in place at their payload offsets, each distinct value at most once per event, nothing allocated per event.
+ * Cheapest field first: type, contract, topic count (fixed offsets), then topics, walked only as far as a clause
+ * needs. A payload whose header or fixed XDR prefix is malformed throws the EventsError PayloadView throws.
  */
 export function compilePostFilter(filters: readonly StorageFilter[]): PostFilter {
+  if (isMatchAll(filters)) return () => true;
+  // The reference is compiled only if a payload the compiled matcher does not accept ever arrives.
+  let reference: PostFilter | undefined;
+  return compileBytePostFilter(filters, (payload) => {
+    reference ??= compileReferencePostFilter(filters);
+    return reference(payload);
+  });
+}
+
+/**
+ * The reference matcher compilePostFilter must agree with (tests compare the two; the compiled one hands it the
+ * payloads it does not accept, so malformed bytes fail the same way). Per event, over a PayloadView, fields are
+ * resolved cheapest first and at most once: the type and contract (fixed offsets), the topic count (fixed offset),
+ * then the topics by one walk up to the highest position any clause constrains, done only if some clause gets that
+ * far. Not exported from the package.
+ */
+export function compileReferencePostFilter(filters: readonly StorageFilter[]): PostFilter {
   if (isMatchAll(filters)) return () => true;
   const clauses = filters.map((f) => ({
     eventType: f.eventType,

@@ -9,6 +9,7 @@ import {
   encodeContractEvent,
   encodePayload,
   PAYLOAD_HEADER_LENGTH,
+  type StorageFilter,
 } from '../src/index.js';
 
 /** A small vocabulary so random filters hit random events often: symbols, u32s, an address, a string. */
@@ -27,6 +28,22 @@ export const CONTRACTS: readonly Uint8Array[] = [0xc0, 0xc1, 0xc2, 0xc3].map((b)
 });
 
 export const topicArb = fc.constantFrom(...TOPIC_VOCABULARY);
+
+/** A random storage clause over the vocabulary: contract, type, up to 4 topic positions, exact or at-least count. */
+export const storageFilterArb: fc.Arbitrary<StorageFilter> = fc
+  .record({
+    contract: fc.option(fc.constantFrom(...CONTRACTS), { nil: undefined }),
+    type: fc.option(fc.constantFrom(0, 1, 2), { nil: undefined }),
+    topics: fc.array(fc.option(topicArb, { nil: undefined }), { maxLength: 4 }),
+    count: fc.integer({ min: 0, max: 4 }),
+    exact: fc.boolean(),
+  })
+  .map(({ contract, type, topics, count, exact }) => {
+    const f: StorageFilter = { topics, topicCount: { count, exact } };
+    if (contract !== undefined) f.contractId = contract;
+    if (type !== undefined) f.eventType = type;
+    return f;
+  });
 
 export interface EventParts {
   contractId?: Uint8Array;

@@ -14,22 +14,7 @@ import {
   type StorageFilter,
   type V1Filter,
 } from '../src/index.js';
-import { CONTRACTS, type OracleEvent, oracleDecode, payloadArb, topicArb } from './arbitraries.js';
-
-const storageFilterArb: fc.Arbitrary<StorageFilter> = fc
-  .record({
-    contract: fc.option(fc.constantFrom(...CONTRACTS), { nil: undefined }),
-    type: fc.option(fc.constantFrom(0, 1, 2), { nil: undefined }),
-    topics: fc.array(fc.option(topicArb, { nil: undefined }), { maxLength: 4 }),
-    count: fc.integer({ min: 0, max: 4 }),
-    exact: fc.boolean(),
-  })
-  .map(({ contract, type, topics, count, exact }) => {
-    const f: StorageFilter = { topics, topicCount: { count, exact } };
-    if (contract !== undefined) f.contractId = contract;
-    if (type !== undefined) f.eventType = type;
-    return f;
-  });
+import { CONTRACTS, type OracleEvent, oracleDecode, payloadArb, storageFilterArb, topicArb } from './arbitraries.js';
 
 function naiveStorageMatch(filters: readonly StorageFilter[], ev: OracleEvent): boolean {
   if (filters.length === 0) return true;

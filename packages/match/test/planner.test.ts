@@ -347,4 +347,22 @@ describe('describePlan', () => {
     const plan = indexPlan(planQuery([filter({ topics: [A], topicCount: { count: 2, exact: false } })]));
     expect(Object.isFrozen(plan) && Object.isFrozen(plan.terms) && Object.isFrozen(plan.plans[0])).toBe(true);
   });
+
+  it('25. labels are made on first read, once, one per term in slot order; equal keys share a slot', () => {
+    const plan = indexPlan(
+      planQuery([
+        filter({ contractId: C0, topics: [A, undefined, B] }),
+        // Equal values in fresh arrays: the same keys, so the same slots (the planner dedupes by key, not identity).
+        filter({ contractId: Uint8Array.from(C0), topics: [Uint8Array.from(A)], eventType: 1 }),
+      ]),
+    );
+    const labels = plan.labels;
+    expect(labels).toEqual([CONTRACT, `topic0=${A_HEX}`, `topic2=${B_HEX}`, 'type=contract']);
+    expect(plan.labels).toBe(labels);
+    expect(Object.isFrozen(labels)).toBe(true);
+    expect(plan.plans).toEqual([
+      [0, 1, 2],
+      [0, 1, 3],
+    ]);
+  });
 });

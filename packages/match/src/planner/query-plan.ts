@@ -47,6 +47,41 @@ export interface LabelledTerm {
   readonly label: string;
 }
 
+/**
+ * A value term whose label is made only if describePlan asks (a label is a hex string of the value: making one per
+ * term cost a tenth of planning a real pubnet request of 15 filters).
+ */
+class ValueTerm implements LabelledTerm {
+  readonly key: TermKey;
+  private readonly prefix: string;
+  private readonly value: Uint8Array | undefined;
+  constructor(key: TermKey, prefix: string, value?: Uint8Array) {
+    this.key = key;
+    this.prefix = prefix;
+    this.value = value;
+  }
+  get label(): string {
+    return this.value === undefined ? this.prefix : `${this.prefix}${valueHex(this.value)}`;
+  }
+}
+
+/**
+ * A Map key for a 16-byte term key: its bytes as eight UTF-16 code units (a hex string through Buffer cost a quarter of
+ * planning a real pubnet request). Equal keys give equal strings and different keys different ones.
+ */
+function slotKey(key: TermKey): string {
+  return String.fromCharCode(
+    (key[0]! << 8) | key[1]!,
+    (key[2]! << 8) | key[3]!,
+    (key[4]! << 8) | key[5]!,
+    (key[6]! << 8) | key[7]!,
+    (key[8]! << 8) | key[9]!,
+    (key[10]! << 8) | key[11]!,
+    (key[12]! << 8) | key[13]!,
+    (key[14]! << 8) | key[15]!,
+  );
+}
+
 /** The two rules a negative control may break (planQueryWith); planQuery uses UPSTREAM_RULES. */
 export interface PlannerRules {
   /** True when the filter's topic positions already imply its topic count, so its buckets are left out. */
@@ -56,6 +91,7 @@ export interface PlannerRules {
 }
 
 const EVENT_TYPE_NAMES = ['system', 'contract', 'diagnostic'];
+const TOPIC_LABELS = ['topic0=', 'topic1=', 'topic2=', 'topic3='];
 
 /** Short hex of a term's value: whole up to 16 bytes, else its first 8 bytes and its length. */
 function valueHex(value: Uint8Array): string {
@@ -100,17 +136,14 @@ export const UPSTREAM_RULES: PlannerRules = Object.freeze({ impliesTopicCount, t
 function valueTerms(filter: StorageFilter): LabelledTerm[] {
   const terms: LabelledTerm[] = [];
   if (filter.contractId !== undefined) {
-    terms.push({
-      key: termKey(TERM_FIELD.CONTRACT_ID, filter.contractId),
-      label: `contract=${valueHex(filter.contractId)}`,
-    });
+    terms.push(new ValueTerm(termKey(TERM_FIELD.CONTRACT_ID, filter.contractId), 'contract=', filter.contractId));
   }
   if (filter.eventType !== undefined) {
-    terms.push({ key: eventTypeTermKey(filter.eventType), label: `type=${EVENT_TYPE_NAMES[filter.eventType]}` });
+    terms.push(new ValueTerm(eventTypeTermKey(filter.eventType), `type=${EVENT_TYPE_NAMES[filter.eventType]}`));
   }
   for (let i = 0; i < filter.topics.length; i++) {
     const topic = filter.topics[i];
-    if (topic !== undefined) terms.push({ key: termKey(topicField(i), topic), label: `topic${i}=${valueHex(topic)}` });
+    if (topic !== undefined) terms.push(new ValueTerm(termKey(topicField(i), topic), TOPIC_LABELS[i]!, topic));
   }
   return terms;
 }
@@ -124,15 +157,15 @@ export function planQueryWith(filters: readonly StorageFilter[], rules: PlannerR
   if (filters.length === 0) return MATCH_ALL;
   const slotOfKey = new Map<string, number>();
   const terms: TermKey[] = [];
-  const labels: string[] = [];
+  const labelled: LabelledTerm[] = [];
   const slotOf = (term: LabelledTerm): number => {
-    const hex = termKeyHex(term.key);
-    let slot = slotOfKey.get(hex);
+    const key = slotKey(term.key);
+    let slot = slotOfKey.get(key);
     if (slot === undefined) {
       slot = terms.length;
-      slotOfKey.set(hex, slot);
+      slotOfKey.set(key, slot);
       terms.push(term.key);
-      labels.push(term.label);
+      labelled.push(term);
     }
     return slot;
   };
@@ -156,12 +189,18 @@ export function planQueryWith(filters: readonly StorageFilter[], rules: PlannerR
       plans.push(Object.freeze(plan));
     }
   }
-  return Object.freeze({
-    kind: 'plans',
+  // Labels are made on first read (describePlan), once; the plan stays immutable.
+  let labels: readonly string[] | undefined;
+  const plan = {
+    kind: 'plans' as const,
     terms: Object.freeze(terms),
     plans: Object.freeze(plans),
-    labels: Object.freeze(labels),
-  });
+    get labels(): readonly string[] {
+      labels ??= Object.freeze(labelled.map((term) => term.label));
+      return labels;
+    },
+  };
+  return Object.freeze(plan);
 }
 
 /**
