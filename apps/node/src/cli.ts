@@ -18,19 +18,88 @@ import { openHotReader } from '@strata/hot-store';
 import { LedgerState } from '@strata/ledger-state';
 import { dataDirLayout, hotChunkIds, hotChunkPath, readNodeFile } from './data-dir.js';
 import { NodeError } from './errors.js';
+import { coldChunkIds, DEFAULT_RETENTION_LEDGERS, isFrozen } from './event-chunks.js';
+import { GENERATOR_PASSPHRASE, type NodeSource } from './generator-source.js';
 import { StrataNode } from './node.js';
+import { verifyDataDir } from './verify.js';
 
 const usageError = usageErrorFactory(NodeError);
+type Command = ReturnType<typeof newProgram>;
 
 interface CommonFlags {
   dataDir: string;
   networkPassphrase?: string;
+  source: string;
+  retentionLedgers: number;
+  seed?: string;
+  ledgers?: number;
+  eventsPerLedger?: number;
+  accounts?: number;
+  contracts?: number;
 }
 
 interface IngestFlags extends CommonFlags {
-  source: string;
   from?: number;
   to?: number;
+}
+
+const SOURCE_HELP =
+  'a LedgerCloseMeta stream file, a folder of stream files, a SEP-54 data lake, or `generator` (the synthetic ' +
+  'network of --seed and --ledgers; hash verification is off for it)';
+
+/** The options every command that reads a source takes. */
+function sourceOptions(command: Command): Command {
+  return command
+    .requiredOption('--source <path>', SOURCE_HELP)
+    .option('--data-dir <dir>', 'the data directory', './data')
+    .option(
+      '--network-passphrase <passphrase>',
+      `the network (recorded in the data directory on first use; the generator's default: ${JSON.stringify(GENERATOR_PASSPHRASE)})`,
+    )
+    .option(
+      '--retention-ledgers <n>',
+      'keep the event chunks of the newest n ledgers (0: keep all)',
+      integerOption(0, MAX_LEDGER_SEQUENCE),
+      DEFAULT_RETENTION_LEDGERS,
+    )
+    .option('--seed <seed>', 'generator: the seed (the same seed gives the same ledgers; default 1)')
+    .option('--ledgers <n>', 'generator: ledgers from ledger 2', integerOption(1, 1_000_000_000))
+    .option(
+      '--events-per-ledger <n>',
+      'generator: mean contract events a ledger (default 100)',
+      integerOption(0, 100_000),
+    )
+    .option('--accounts <n>', 'generator: accounts (default 1000)', integerOption(0, 1_000_000))
+    .option('--contracts <n>', 'generator: contracts (default 20)', integerOption(1, 100_000));
+}
+
+/** The node's source and passphrase from the flags (`generator` needs --ledgers). */
+function sourceOf(flags: CommonFlags): { source: NodeSource; networkPassphrase: string | undefined } {
+  if (flags.source !== 'generator') return { source: flags.source, networkPassphrase: flags.networkPassphrase };
+  if (flags.ledgers === undefined) throw usageError('--ledgers', '--source generator needs --ledgers');
+  const seed = flags.seed === undefined ? 1 : /^[0-9]+$/.test(flags.seed) ? Number(flags.seed) : flags.seed;
+  return {
+    source: {
+      kind: 'generator',
+      seed,
+      ledgers: flags.ledgers,
+      ...(flags.eventsPerLedger === undefined ? {} : { eventsPerLedger: flags.eventsPerLedger }),
+      ...(flags.accounts === undefined ? {} : { accounts: flags.accounts }),
+      ...(flags.contracts === undefined ? {} : { contracts: flags.contracts }),
+    },
+    networkPassphrase: flags.networkPassphrase ?? GENERATOR_PASSPHRASE,
+  };
+}
+
+async function openNode(flags: CommonFlags, log: ReturnType<typeof logger>) {
+  const { source, networkPassphrase } = sourceOf(flags);
+  const node = await StrataNode.open(flags.dataDir, {
+    source,
+    log,
+    retentionLedgers: flags.retentionLedgers,
+    ...(networkPassphrase === undefined ? {} : { networkPassphrase }),
+  });
+  return { node, source };
 }
 
 /** Runs `strata` with `argv` (process.argv form); resolves to the exit code. */
@@ -41,15 +110,14 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
     packageName: manifest.name,
   });
   const ledgerOption = integerOption(1, MAX_LEDGER_SEQUENCE);
-  program
-    .command('ingest')
-    .description(
-      'ingest the ledgers of a source into the data directory, from where it stands (or --from) to --to or the ' +
-        "source's end, then exit. A new data directory needs a source starting at ledger 2 (the network's genesis).",
-    )
-    .requiredOption('--source <path>', 'a LedgerCloseMeta stream file, a folder of stream files, or a SEP-54 data lake')
-    .option('--data-dir <dir>', 'the data directory', './data')
-    .option('--network-passphrase <passphrase>', 'the network (recorded in the data directory on first use)')
+  sourceOptions(
+    program
+      .command('ingest')
+      .description(
+        'ingest the ledgers of a source into the data directory, from where it stands (or --from) to --to or the ' +
+          "source's end, then exit. A new data directory needs a source starting at ledger 2 (the network's genesis).",
+      ),
+  )
     .option('--from <ledger>', 'first ledger (not past the next one the data directory needs)', ledgerOption)
     .option('--to <ledger>', 'last ledger', ledgerOption)
     .action(async (flags: IngestFlags) => {
@@ -58,15 +126,14 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
       }
       await ingestCommand(flags, io);
     });
-  program
-    .command('start')
-    .description(
-      'follow the source: ingest what it holds, then wait for new ledgers (a growing stream file, folder or lake) ' +
-        'and ingest them as they appear, until SIGINT or SIGTERM. The JSON-RPC server is not built yet.',
-    )
-    .requiredOption('--source <path>', 'a LedgerCloseMeta stream file, a folder of stream files, or a SEP-54 data lake')
-    .option('--data-dir <dir>', 'the data directory', './data')
-    .option('--network-passphrase <passphrase>', 'the network (recorded in the data directory on first use)')
+  sourceOptions(
+    program
+      .command('start')
+      .description(
+        'follow the source: ingest what it holds, then wait for new ledgers (a growing stream file, folder or lake) ' +
+          'and ingest them as they appear, until SIGINT or SIGTERM. The JSON-RPC server is not built yet.',
+      ),
+  )
     .option('--listen <address>', 'where the JSON-RPC server will listen (accepted; the server is not built yet)')
     .option(
       '--poll-ms <ms>',
@@ -74,7 +141,7 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
       integerOption(10, 600_000),
       1000,
     )
-    .action(async (flags: CommonFlags & { source: string; listen?: string; pollMs: number }) => {
+    .action(async (flags: CommonFlags & { listen?: string; pollMs: number }) => {
       await startCommand(flags, io);
     });
   program
@@ -85,16 +152,23 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
     .action(async (flags: { dataDir: string; json: boolean }) => {
       await inspectCommand(flags, io);
     });
+  program
+    .command('verify')
+    .description(
+      'verify a data directory: every bucket file against the hash it is named by, every frozen cold chunk against ' +
+        'its manifest (sizes, content hashes, CRC, every record). Exit 1 naming the first file that does not match.',
+    )
+    .option('--data-dir <dir>', 'the data directory', './data')
+    .action(async (flags: { dataDir: string }) => {
+      const report = await verifyDataDir(flags.dataDir);
+      io.stdout.write(`${JSON.stringify(report)}\n`);
+    });
   return run(program, argv, io);
 }
 
 async function ingestCommand(flags: IngestFlags, io: CliIo): Promise<void> {
   const log = logger(io.stderr);
-  const node = await StrataNode.open(flags.dataDir, {
-    source: flags.source,
-    log,
-    ...(flags.networkPassphrase === undefined ? {} : { networkPassphrase: flags.networkPassphrase }),
-  });
+  const { node, source } = await openNode(flags, log);
   const start = node.nextLedger;
   const progress = createProgress({
     unit: 'ledgers',
@@ -110,7 +184,7 @@ async function ingestCommand(flags: IngestFlags, io: CliIo): Promise<void> {
   process.once('SIGTERM', onSignal);
   try {
     const summary = await node.ingest(
-      flags.source,
+      source,
       {
         signal: stop.signal,
         ...(flags.from === undefined ? {} : { from: flags.from }),
@@ -132,24 +206,17 @@ async function ingestCommand(flags: IngestFlags, io: CliIo): Promise<void> {
   }
 }
 
-async function startCommand(
-  flags: CommonFlags & { source: string; listen?: string; pollMs: number },
-  io: CliIo,
-): Promise<void> {
+async function startCommand(flags: CommonFlags & { listen?: string; pollMs: number }, io: CliIo): Promise<void> {
   const log = logger(io.stderr);
   if (flags.listen !== undefined)
     log.warn({ listen: flags.listen }, 'the JSON-RPC server is not built yet; not listening');
-  const node = await StrataNode.open(flags.dataDir, {
-    source: flags.source,
-    log,
-    ...(flags.networkPassphrase === undefined ? {} : { networkPassphrase: flags.networkPassphrase }),
-  });
+  const { node, source } = await openNode(flags, log);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    await node.follow(flags.source, { signal: stop.signal, pollMs: flags.pollMs });
+    await node.follow(source, { signal: stop.signal, pollMs: flags.pollMs });
     log.info({ nextLedger: node.nextLedger }, 'stopped');
   } finally {
     process.off('SIGINT', onSignal);
@@ -198,6 +265,7 @@ async function inspectCommand(flags: { dataDir: string; json: boolean }, io: Cli
     position: file.position,
     state,
     hotChunks: chunks,
+    coldChunks: coldChunkIds(layout).map((chunkId) => ({ chunkId, frozen: isFrozen(layout, chunkId) })),
   };
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(report)}\n`);
@@ -217,5 +285,8 @@ async function inspectCommand(flags: { dataDir: string; json: boolean }, io: Cli
     io.stdout.write(
       `hot chunk ${chunk.chunkId}: latest ledger ${chunk.latestLedger ?? 'none'}, ${chunk.events} events\n`,
     );
+  }
+  for (const chunk of report.coldChunks) {
+    io.stdout.write(`cold chunk ${chunk.chunkId}: ${chunk.frozen ? 'frozen' : 'no manifest (freeze interrupted)'}\n`);
   }
 }

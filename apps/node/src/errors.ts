@@ -30,6 +30,8 @@ export const NodeErrorCode = {
   EVENTS_FAILED: 'EVENTS_FAILED',
   /** The source could not be read (`cause`: the LedgerMetaError: a corrupt record, a missing file). */
   SOURCE_FAILED: 'SOURCE_FAILED',
+  /** `strata verify`: a file does not match its hash (`file` names it; `cause`: the package's error). */
+  VERIFY_FAILED: 'VERIFY_FAILED',
   /** Reading or writing the node's own files failed. */
   IO: 'IO',
 } as const;

@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, renameSync, rmSync, watch } from 'node:fs';
 import { dirname } from 'node:path';
 import { fsyncDirectorySync } from '@strata/base';
 import type { logger as makeLogger } from '@strata/cli-kit';
-import { chunkIdOfLedger, encodePayload } from '@strata/events';
+import type { OpenedChunk } from '@strata/cold-store';
+import { chunkIdOfLedger, chunkLastLedger, encodePayload } from '@strata/events';
 import { HotStore, HotStoreError } from '@strata/hot-store';
 import { extractLedger, type LedgerCloseMetaRecord, type LedgerExtract, LedgerMetaError } from '@strata/ledger-meta';
 import { LedgerState, LedgerStateError, STATE_FILE_NAME } from '@strata/ledger-state';
@@ -26,7 +27,25 @@ import {
   writeNodeFile,
 } from './data-dir.js';
 import { NodeError } from './errors.js';
+import {
+  DEFAULT_RETENTION_LEDGERS,
+  dropChunksBelow,
+  dropFrozenHot,
+  eventChunkIds,
+  isFrozen,
+  newestFrozenLedger,
+  openEventsChunk,
+  retentionFloor,
+} from './event-chunks.js';
 import { freezeInBackground } from './freezer.js';
+import {
+  generatorGenesis,
+  generatorRecords,
+  isGeneratorSource,
+  type NodeSource,
+  sourceName,
+  withScannedEvictions,
+} from './generator-source.js';
 import { firstLedgerOf, genesisFromSource, type SourceRange, sourceRecords } from './sources.js';
 
 export type Logger = ReturnType<typeof makeLogger>;
@@ -43,8 +62,16 @@ export const BROKEN_RESUME_SEAM = 'STRATA_NODE_TEST_BROKEN_RESUME';
 export interface NodeOptions {
   /** The network; required for a new data directory, checked against node.json for an existing one. */
   readonly networkPassphrase?: string;
-  /** Compare every ledger's bucketListHash with its header's (default true; off only for synthetic sources). */
+  /**
+   * Compare every ledger's bucketListHash with its header's. Default: true, false for the generator (its headers
+   * are not real ones).
+   */
   readonly verify?: boolean;
+  /**
+   * Keep the event chunks of the newest `retentionLedgers` ledgers: a chunk whose every ledger is older is removed
+   * (default DEFAULT_RETENTION_LEDGERS, stellar-rpc's 120,960; 0 keeps every chunk).
+   */
+  readonly retentionLedgers?: number;
   /** Where BucketList merges run (default: worker threads). */
   readonly merger?: 'workers' | 'inline';
   /** Structured logs (startup phases, ingest summary). Default: none. */
@@ -82,8 +109,11 @@ export class StrataNode {
   /** Header hashes (hex) of the last ledgers seen, to record a position and check the chain. */
   readonly #hashes = new Map<number, string>();
   #closed = false;
-  /** Background freezes in flight (close waits for them). */
-  readonly #freezes = new Set<Promise<unknown>>();
+  /** Background freezes in flight by chunk id (close waits for them; retention leaves their chunks alone). */
+  readonly #freezes = new Map<number, Promise<unknown>>();
+  readonly #retentionLedgers: number;
+  /** The newest ledger the node holds in every store, with its header's close time (RPC's latest ledger). */
+  #latest: LatestLedger | undefined;
 
   private constructor(
     layout: DataDirLayout,
@@ -93,7 +123,9 @@ export class StrataNode {
     hotLedger: number,
     phases: StartupPhase[],
     log: Logger | undefined,
+    retentionLedgers: number,
   ) {
+    this.#retentionLedgers = retentionLedgers;
     this.layout = layout;
     this.#file = file;
     this.#state = state;
@@ -102,6 +134,10 @@ export class StrataNode {
     this.phases = phases;
     this.#log = log;
     if (file.position !== null) this.#hashes.set(file.position.ledger, file.position.hash);
+    const ledger = Math.min(state.ledger, hotLedger);
+    if (file.position !== null && file.position.ledger === ledger) {
+      this.#latest = { ledger, hash: file.position.hash, closeTime: undefined, protocolVersion: state.protocolVersion };
+    }
   }
 
   /**
@@ -110,10 +146,20 @@ export class StrataNode {
    * open the ledger state without merges → populate the Soroban state (inside the open, timed by its own report) →
    * restartMerges → reopen the hot chunk → resume point min(state, hot) + 1.
    */
-  static async open(dataDir: string, options: NodeOptions & { readonly source?: string } = {}): Promise<StrataNode> {
+  static async open(
+    dataDir: string,
+    options: NodeOptions & { readonly source?: NodeSource } = {},
+  ): Promise<StrataNode> {
     if (typeof dataDir !== 'string' || dataDir === '') {
       throw new NodeError('INVALID_ARGUMENT', 'dataDir must be a non-empty path', { field: 'dataDir' });
     }
+    const retentionLedgers = options.retentionLedgers ?? DEFAULT_RETENTION_LEDGERS;
+    if (!Number.isInteger(retentionLedgers) || retentionLedgers < 0) {
+      throw new NodeError('INVALID_ARGUMENT', `retentionLedgers must be an integer ≥ 0, not ${retentionLedgers}`, {
+        field: 'retentionLedgers',
+      });
+    }
+    const verify = options.verify ?? !isGeneratorSource(options.source);
     const layout = dataDirLayout(dataDir);
     let file = readNodeFile(layout);
     if (file === undefined) file = await initDataDir(layout, options);
@@ -132,7 +178,7 @@ export class StrataNode {
       state = await LedgerState.open(layout.stateDir, {
         networkPassphrase: file.networkPassphrase,
         restartMerges: false,
-        verify: options.verify ?? true,
+        verify,
         ...(options.merger === undefined ? {} : { merger: options.merger }),
         onEvent: (event) => {
           if (event.type !== 'population') return;
@@ -154,9 +200,20 @@ export class StrataNode {
       state.restartMerges();
       phase('restart-merges', (performance.now() - started) / 1000);
       started = performance.now();
+      // Frozen chunks whose hot database a crash left behind lose it now (cold wins); then the live chunk.
+      for (const chunkId of hotChunkIds(layout)) {
+        if (!isFrozen(layout, chunkId)) continue;
+        try {
+          await dropFrozenHot(layout, chunkId);
+        } catch (error) {
+          if (!(error instanceof NodeError) && !(error instanceof HotStoreError)) throw error;
+          log?.warn({ chunkId, err: error }, `frozen chunk ${chunkId} keeps its hot database: ${error.message}`);
+        }
+      }
       const { hot, hotLedger } = reopenHot(layout, file);
       phase('reopen-hot', (performance.now() - started) / 1000, { hotLedger, chunk: hot?.chunkId });
-      const node = new StrataNode(layout, file, state, hot, hotLedger, phases, log);
+      const node = new StrataNode(layout, file, state, hot, hotLedger, phases, log, retentionLedgers);
+      node.#resumeFreezes();
       phase('resume', 0, { nextLedger: node.nextLedger, stateLedger: state.ledger, hotLedger });
       return node;
     } catch (error) {
@@ -179,6 +236,50 @@ export class StrataNode {
     return this.#hotLedger;
   }
 
+  /** The network passphrase node.json records. */
+  get networkPassphrase(): string {
+    return this.#file.networkPassphrase;
+  }
+
+  /**
+   * The newest ledger every store holds (ledger state and events tier), with its header hash, close time (undefined
+   * right after startup, before a ledger was read) and protocol; undefined before the first ledger.
+   */
+  get latestLedger(): LatestLedger | undefined {
+    return this.#latest;
+  }
+
+  /** The ledger-state (BucketList + Soroban state) reader, as `state`: read it between two ingested ledgers. */
+  get ledgerState(): LedgerState {
+    return this.#state;
+  }
+
+  /** Every event chunk either tier holds, ascending (retention removed the older ones). */
+  eventChunkIds(): number[] {
+    return eventChunkIds(this.layout);
+  }
+
+  /** The oldest ledger whose events the node still holds (retention's floor), or undefined when it holds none. */
+  get oldestEventLedger(): number | undefined {
+    const first = this.eventChunkIds()[0];
+    if (first === undefined) return undefined;
+    return Math.max(this.#file.firstLedger, first === 0 ? 2 : chunkLastLedger(first - 1) + 1);
+  }
+
+  /**
+   * A reader of event chunk `chunkId` from the tier that serves it now: cold once frozen (the manifest is the
+   * switch, "cold wins"), else the live hot chunk's snapshot reader, else a read-only reader of an older hot
+   * database. The caller closes it. EVENTS_FAILED when no tier holds the chunk.
+   */
+  async openEventsChunk(chunkId: number): Promise<OpenedChunk> {
+    const live = this.#hot;
+    return openEventsChunk(
+      this.layout,
+      chunkId,
+      live !== undefined && live.chunkId === chunkId && !this.#closed ? () => live.reader() : undefined,
+    );
+  }
+
   /** The next ledger to ingest: min(state, hot) + 1 (the store that ran ahead skips up to its own position). */
   get nextLedger(): number {
     // The negative control of the integration tests: a node resuming past the lagging store must be caught.
@@ -196,9 +297,9 @@ export class StrataNode {
    * stops it between two ledgers.
    */
   async ingest(
-    source: string,
+    source: NodeSource,
     range: SourceRange & { readonly signal?: AbortSignal } = {},
-    onLedger?: (ledger: number, summary: IngestSummary) => void,
+    onLedger?: (ledger: number, summary: IngestSummary, committed: CommittedLedger) => void,
   ): Promise<IngestSummary> {
     this.#usable();
     const resume = this.nextLedger;
@@ -215,10 +316,13 @@ export class StrataNode {
     const summary = (): IngestSummary => ({ ...counts, position: this.#file.position?.ledger });
     let expected = range.from === undefined ? readFrom : Math.min(readFrom, range.from);
     let previous: number | undefined;
-    const iterator = sourceRecords(source, {
-      from: expected,
-      ...(range.to === undefined ? {} : { to: range.to }),
-    })[Symbol.asyncIterator]();
+    const sourceRange = { from: expected, ...(range.to === undefined ? {} : { to: range.to }) };
+    const generator = isGeneratorSource(source);
+    const iterator = (
+      generator
+        ? toAsync(generatorRecords(source, this.#file.networkPassphrase, sourceRange))
+        : sourceRecords(source, sourceRange)
+    )[Symbol.asyncIterator]();
     let peeked: LedgerCloseMetaRecord | undefined;
     const next = async (): Promise<LedgerCloseMetaRecord | undefined> => {
       if (peeked !== undefined) {
@@ -263,7 +367,9 @@ export class StrataNode {
         if (ledger > this.#state.ledger) {
           let applied: Awaited<ReturnType<LedgerState['apply']>>;
           try {
-            applied = await this.#state.apply(record.bytes, record);
+            // A generated ledger gets the evictions stellar-core's scan finds (generator-source.ts).
+            const bytes = generator ? withScannedEvictions(this.#state, record.bytes) : record.bytes;
+            applied = await this.#state.apply(bytes, record);
           } catch (error) {
             throw stateError(error, `apply ledger ${ledger}`, ledger);
           }
@@ -271,7 +377,14 @@ export class StrataNode {
           if (applied.matches) counts.matching++;
         }
         if (ledger > this.#hotLedger) counts.events += this.#ingestEvents(ledger, extract);
-        this.#rememberHash(ledger, Buffer.from(extract.header.ledgerHash).toString('hex'));
+        const hash = Buffer.from(extract.header.ledgerHash).toString('hex');
+        this.#rememberHash(ledger, hash);
+        this.#latest = {
+          ledger,
+          hash,
+          closeTime: Number(extract.header.closeTime),
+          protocolVersion: this.#state.protocolVersion,
+        };
         counts.ledgers++;
         previous = ledger;
         expected = ledger + 1;
@@ -279,13 +392,13 @@ export class StrataNode {
           this.#recordPosition();
           sinceRecorded = 0;
         }
-        onLedger?.(ledger, summary());
+        onLedger?.(ledger, summary(), { bytes: record.bytes, header: extract.header });
       }
     } finally {
       await iterator.return?.(undefined);
       this.#recordPosition();
     }
-    this.#log?.info({ ...summary(), nextLedger: this.nextLedger }, 'ingest finished');
+    this.#log?.info({ ...summary(), nextLedger: this.nextLedger, source: sourceName(source) }, 'ingest finished');
     return summary();
   }
 
@@ -297,7 +410,7 @@ export class StrataNode {
    * the loop with that error, as in `ingest`.
    */
   async follow(
-    source: string,
+    source: NodeSource,
     options: { readonly signal: AbortSignal; readonly pollMs?: number },
     onRound?: (summary: IngestSummary) => void,
   ): Promise<void> {
@@ -315,7 +428,7 @@ export class StrataNode {
         );
       }
       this.#log?.info({ nextLedger: this.nextLedger }, 'caught up with the source; waiting for new ledgers');
-      await changeOrTimeout(source, pollMs, options.signal);
+      await changeOrTimeout(isGeneratorSource(source) ? undefined : source, pollMs, options.signal);
     }
   }
 
@@ -328,7 +441,7 @@ export class StrataNode {
     } finally {
       this.#hot?.close();
       this.#hot = undefined;
-      await Promise.all(this.#freezes);
+      await Promise.all(this.#freezes.values());
       await this.#state.close();
     }
   }
@@ -360,11 +473,14 @@ export class StrataNode {
         // The finished chunk is synced and closed, then frozen to cold on a worker while ingest goes on here.
         const finished = this.#hot;
         finished?.sync();
+        const finishedLast = finished?.latestLedger;
         finished?.close();
         this.#hot = undefined;
-        if (finished !== undefined && chunkId === finished.chunkId + 1) this.#freezeInBackground(finished.chunkId);
         mkdirSync(this.layout.hotDir, { recursive: true });
         this.#hot = HotStore.open(hotChunkPath(this.layout, chunkId), { chunkId, create: true });
+        if (finished !== undefined && finishedLast === chunkLastLedger(finished.chunkId)) {
+          this.#freezeInBackground(finished.chunkId);
+        }
       }
       const closedAt = Number(extract.header.closeTime);
       const payloads = extract.events.map((event) =>
@@ -416,23 +532,77 @@ export class StrataNode {
   }
 
   /**
-   * Starts the background freeze of a finished chunk. Its outcome is logged and never fails ingest: until its cold
-   * manifest is durable the chunk stays hot on disk, and a failed freeze leaves it so. Not exercised by the
-   * integration tests (no test source reaches a chunk boundary); the freeze itself is tested in freezer.test.ts.
+   * Starts the background freeze of a finished chunk (its ingest complete, its hot database closed here), then the
+   * swap: once the cold manifest is durable, the cold chunk is reopened and checked against the hot one and the hot
+   * database dropped (event-chunks.ts), then retention runs. The outcome is logged and never fails ingest: until the
+   * swap the chunk stays hot, and a failed freeze leaves it so (startup tries again). A chunk already below the
+   * retention floor is dropped instead of frozen.
    */
   #freezeInBackground(chunkId: number): void {
+    if (this.#freezes.has(chunkId)) return;
+    if (chunkId < this.#retentionFloor()) {
+      this.#applyRetention();
+      return;
+    }
     let freezing: Promise<unknown>;
+    const started = performance.now();
+    this.#log?.info({ chunkId }, `freezing chunk ${chunkId} to cold in the background`);
     try {
-      freezing = freezeInBackground(this.layout, chunkId).then(
-        (outcome) => this.#log?.info({ chunkId, ...outcome }, `froze chunk ${chunkId} to cold`),
-        (error: unknown) => this.#log?.warn({ chunkId, err: error }, `cannot freeze chunk ${chunkId}; it stays hot`),
-      );
+      freezing = freezeInBackground(this.layout, chunkId)
+        .then(async (outcome) => {
+          await dropFrozenHot(this.layout, chunkId);
+          const seconds = (performance.now() - started) / 1000;
+          // nextLedger: how far ingest went on meanwhile.
+          this.#log?.info(
+            { chunkId, ...outcome, seconds, nextLedger: this.nextLedger },
+            `froze chunk ${chunkId} to cold; its hot database is dropped`,
+          );
+        })
+        .catch((error: unknown) =>
+          this.#log?.warn({ chunkId, err: error }, `cannot freeze chunk ${chunkId}; it stays hot`),
+        );
     } catch (error) {
       this.#log?.warn({ chunkId, err: error }, `cannot start freezing chunk ${chunkId}; it stays hot`);
       return;
     }
-    this.#freezes.add(freezing);
-    void freezing.finally(() => this.#freezes.delete(freezing));
+    const tracked = freezing.finally(() => {
+      this.#freezes.delete(chunkId);
+      if (!this.#closed) this.#applyRetention();
+    });
+    this.#freezes.set(chunkId, tracked);
+  }
+
+  /**
+   * At startup: freezes again each complete hot chunk without a cold manifest that is not the live one (a crash or a
+   * failure interrupted its freeze), then applies retention.
+   */
+  #resumeFreezes(): void {
+    for (const chunkId of hotChunkIds(this.layout)) {
+      if (chunkId === this.#hot?.chunkId || isFrozen(this.layout, chunkId)) continue;
+      if (chunkLastLedger(chunkId) > this.#hotLedger) continue; // not complete (cannot be: it is not the newest)
+      this.#freezeInBackground(chunkId);
+    }
+    this.#applyRetention();
+  }
+
+  #retentionFloor(): number {
+    return retentionFloor(this.#hotLedger, this.#retentionLedgers);
+  }
+
+  /** Removes the chunks below the retention floor, except the live one and those being frozen. Logged, never thrown. */
+  #applyRetention(): void {
+    const floor = this.#retentionFloor();
+    if (floor === 0) return;
+    try {
+      const inFlight = [...this.#freezes.keys()];
+      const below = Math.min(floor, ...inFlight);
+      const dropped = dropChunksBelow(this.layout, below, this.#hot?.chunkId);
+      if (dropped.length > 0) {
+        this.#log?.info({ dropped, floor, retentionLedgers: this.#retentionLedgers }, 'retention dropped chunks');
+      }
+    } catch (error) {
+      this.#log?.warn({ err: error }, 'retention could not drop every old chunk; it tries again later');
+    }
   }
 
   #usable(): void {
@@ -440,8 +610,31 @@ export class StrataNode {
   }
 }
 
+/**
+ * A ledger both stores hold, as `ingest`'s onLedger sees it right after: its LedgerCloseMeta as the source gave it
+ * (a generated one before its evictions were rewritten) and its header (e.g. for an RPC server's recent ledgers).
+ */
+export interface CommittedLedger {
+  readonly bytes: Uint8Array;
+  readonly header: LedgerExtract['header'];
+}
+
+/** The newest ledger the node holds in every store (RPC's latest ledger). */
+export interface LatestLedger {
+  readonly ledger: number;
+  /** The header hash, hex. */
+  readonly hash: string;
+  /** The header's closeTime (seconds), undefined until a ledger was read in this process. */
+  readonly closeTime: number | undefined;
+  readonly protocolVersion: number;
+}
+
+async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
+}
+
 /** The first node.json of a new data directory (the source must start at ledger 2, the network's genesis). */
-async function initDataDir(layout: DataDirLayout, options: NodeOptions & { readonly source?: string }) {
+async function initDataDir(layout: DataDirLayout, options: NodeOptions & { readonly source?: NodeSource }) {
   const passphrase = options.networkPassphrase;
   if (passphrase === undefined || passphrase === '') {
     throw new NodeError('INVALID_ARGUMENT', 'a new data directory needs --network-passphrase', {
@@ -454,12 +647,12 @@ async function initDataDir(layout: DataDirLayout, options: NodeOptions & { reado
       file: layout.root,
     });
   }
-  const first = await firstLedgerOf(options.source);
+  const first = isGeneratorSource(options.source) ? 2 : await firstLedgerOf(options.source);
   if (first !== 2) {
     throw new NodeError(
       'SOURCE_MISMATCH',
       `a new data directory starts from the network's genesis: the source must start at ledger 2, not ${first ?? '(empty)'}`,
-      { file: options.source, ...(first === undefined ? {} : { ledger: first }) },
+      { file: sourceName(options.source), ...(first === undefined ? {} : { ledger: first }) },
     );
   }
   const file: NodeFile = {
@@ -480,7 +673,7 @@ async function initDataDir(layout: DataDirLayout, options: NodeOptions & { reado
 async function createGenesisState(
   layout: DataDirLayout,
   file: NodeFile,
-  options: NodeOptions & { readonly source?: string },
+  options: NodeOptions & { readonly source?: NodeSource },
 ): Promise<void> {
   if (file.position !== null || options.source === undefined) {
     throw new NodeError('BAD_DATA_DIR', 'node.json exists but the ledger state is missing', { file: layout.stateDir });
@@ -489,8 +682,14 @@ async function createGenesisState(
   rmSync(building, { recursive: true, force: true });
   rmSync(layout.stateDir, { recursive: true, force: true });
   try {
-    const genesis = await genesisFromSource(options.source, file.networkPassphrase);
-    const state = await LedgerState.create(building, genesis, { merger: 'inline', verify: options.verify ?? true });
+    const source = options.source;
+    const genesis = isGeneratorSource(source)
+      ? generatorGenesis(file.networkPassphrase)
+      : await genesisFromSource(source, file.networkPassphrase);
+    const state = await LedgerState.create(building, genesis, {
+      merger: 'inline',
+      verify: options.verify ?? !isGeneratorSource(source),
+    });
     await state.close();
   } catch (error) {
     throw stateError(error, 'create the genesis ledger', 1);
@@ -499,11 +698,14 @@ async function createGenesisState(
   fsyncDirectorySync(dirname(layout.stateDir));
 }
 
-/** Opens the newest hot chunk and finds the newest ledger the hot tier holds. */
+/**
+ * Opens the newest hot chunk and finds the newest ledger the events tiers hold: the newest hot chunk's latest
+ * ledger, or the last ledger of the newest frozen chunk (a frozen chunk is complete) when that is newer.
+ */
 function reopenHot(layout: DataDirLayout, file: NodeFile): { hot: HotStore | undefined; hotLedger: number } {
   const ids = hotChunkIds(layout);
   let hot: HotStore | undefined;
-  let hotLedger = file.firstLedger - 1;
+  let hotLedger = Math.max(file.firstLedger - 1, newestFrozenLedger(layout) ?? 0);
   try {
     for (let i = ids.length - 1; i >= 0; i--) {
       // `!`: i is an index of ids
@@ -513,7 +715,7 @@ function reopenHot(layout: DataDirLayout, file: NodeFile): { hot: HotStore | und
       if (hot === undefined) hot = store;
       else store.close();
       if (latest !== undefined) {
-        hotLedger = latest;
+        hotLedger = Math.max(hotLedger, latest);
         break;
       }
     }
@@ -560,7 +762,7 @@ function isTruncatedTail(error: unknown): boolean {
 }
 
 /** Resolves when `path` changes, after `ms`, or when `signal` aborts, whichever comes first. */
-function changeOrTimeout(path: string, ms: number, signal: AbortSignal): Promise<void> {
+function changeOrTimeout(path: string | undefined, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     let watcher: ReturnType<typeof watch> | undefined;
     const done = () => {
@@ -571,6 +773,7 @@ function changeOrTimeout(path: string, ms: number, signal: AbortSignal): Promise
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
+    if (path === undefined) return; // the generator does not grow: the poll alone
     try {
       watcher = watch(path, { persistent: false }, done);
       watcher.on('error', () => undefined); // the poll still wakes the loop

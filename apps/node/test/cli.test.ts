@@ -2,27 +2,10 @@
 // 1. --version prints the package version, --help lists the commands, on every command;
 // 2. usage errors are one line naming the option (bad --from, --to below --from), exit code 1 or commander's;
 // 3. inspect of a directory without node.json is one BAD_DATA_DIR line.
-import { Writable } from 'node:stream';
-import type { CliIo } from '@strata/cli-kit';
 import { tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import manifest from '../package.json' with { type: 'json' };
-import { main } from '../src/cli.js';
-
-async function strata(...args: string[]) {
-  const text = { stdout: '', stderr: '' };
-  const collect = (key: keyof typeof text) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        text[key] += chunk;
-        done();
-      },
-    });
-  const io: CliIo = { stdout: collect('stdout'), stderr: collect('stderr'), tty: false };
-  const code = await main(['node', 'strata', ...args], io);
-  const said = text.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('{'));
-  return { code, stdout: text.stdout, said };
-}
+import { strata } from './support/in-process.js';
 
 describe('strata CLI', () => {
   it('prints its version and help', async () => {

@@ -6,41 +6,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalStorage, openChunk } from '@strata/cold-store';
-import { chunkFirstLedger, encodePayload } from '@strata/events';
+import { chunkFirstLedger } from '@strata/events';
 import { HotStore } from '@strata/hot-store';
-import { extractLedger, generateNetwork } from '@strata/ledger-meta';
 import { rejectionOf, tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { dataDirLayout, hotChunkPath } from '../src/data-dir.js';
 import { NodeError } from '../src/errors.js';
 import { coldChunkDir, freezeInBackground } from '../src/freezer.js';
-
-/** Generated ledgers' events re-stamped into `ledgers` consecutive ledgers from `first`. */
-function payloadsOf(first: number, ledgers: number): { ledger: number; payloads: Uint8Array[] }[] {
-  const out: { ledger: number; payloads: Uint8Array[] }[] = [];
-  let ledger = first;
-  for (const generated of generateNetwork({ seed: 7, ledgers: ledgers + 1, eventsPerLedger: 30, record: false })) {
-    const extract = extractLedger(generated.lcm);
-    if (extract.events.length === 0) continue;
-    const at = ledger++;
-    out.push({
-      ledger: at,
-      payloads: extract.events.map((event) =>
-        encodePayload({
-          txHash: event.txHash,
-          ledger: at,
-          txIndex: event.tx,
-          opIndex: event.op,
-          ledgerClosedAt: Number(extract.header.closeTime),
-          eventIndex: event.eventIndex,
-          contractEvent: event.xdr,
-        }),
-      ),
-    });
-    if (out.length === ledgers) break;
-  }
-  return out;
-}
+import { payloadsOf } from './support/hot-chunks.js';
 
 describe('freezeInBackground', () => {
   it('freezes a finished hot chunk on a worker while the main thread ingests the next chunk', async () => {

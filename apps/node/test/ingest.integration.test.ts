@@ -115,7 +115,7 @@ describeWithFixtures(
       expect(nodeFileOf(dataDir).position).toEqual(nodeFileOf(whole).position);
       expect((await hotEventsOf(dataDir)).events).toEqual((await hotEventsOf(whole)).events);
       expect(nodeFileOf(dataDir).position?.ledger).toBe(oracle.at(-1)?.ledger);
-    });
+    }, 180_000); // eight child processes: near the 60 s default on a loaded 2-core machine
 
     it('lets the store that ran ahead skip: only the lagging store replays', async () => {
       const source = stream(STREAMS[0] ?? '');

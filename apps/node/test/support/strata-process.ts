@@ -33,6 +33,8 @@ export function runStrata(
     readonly onStderr?: (stderr: string, child: ChildProcess) => void;
     /** Extra environment variables (the negative controls' seams). */
     readonly env?: Readonly<Record<string, string>>;
+    /** Called with the child as soon as it is spawned (to kill it at a moment of the test's choosing). */
+    readonly onSpawn?: (child: ChildProcess) => void;
   } = {},
 ): Promise<StrataResult> {
   const child = spawn(
@@ -40,6 +42,7 @@ export function runStrata(
     ['--conditions=strata-source', '--import', 'tsx', '--input-type=module', '-e', childBody(args)],
     { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   );
+  options.onSpawn?.(child);
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   let killed = false;

@@ -1,0 +1,190 @@
+// The synthetic generator as a ledger source (`--source generator`): @strata/ledger-meta's generateNetwork from
+// ledger 2 on a test genesis of the node's own (protocol 23, the generator's passphrase unless another is given).
+// Generated ledgers have no real headers: their bucketListHash is not the one the state computes, so the node
+// turns hash verification off for this source (the header chain is still checked: the generator chains its
+// headers). The same options give the same bytes, so a restart regenerates from ledger 2 and skips what the stores
+// already hold; give the same --seed (and counts) on every run of one data directory.
+//
+// Evictions: the generator evicts every TEMPORARY entry as soon as its TTL lapses, a model of its own; stellar-core
+// evicts what its incremental scan of the BucketList finds, and @strata/ledger-state checks a ledger's evictedKeys
+// against that scan (EVICTION_MISMATCH, not a header check: `verify: false` does not lift it). So right before the
+// node applies a generated ledger L it rewrites L's evictedKeys to what the scan finds on the node's own state at
+// L - 1 (withScannedEvictions; the state's own scan then checks the rewrite). An entry the scan has not reached yet
+// stays live, as on a real node; the generator never touches an entry again after evicting it. This is the logic
+// of packages/ledger-state/bench/apply-data.ts, on the state being applied to instead of a second one, and through
+// @strata/ledger-state's public API only.
+import { assert } from '@strata/base';
+import { CONFIG_SETTING_ID, encodeLedgerKey, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry, readU32 } from '@strata/ledger-key';
+import {
+  extractLedger,
+  type GeneratorOptions,
+  generateNetwork,
+  type LedgerCloseMetaRecord,
+  type LedgerExtract,
+  SYNTHETIC_NETWORK_PASSPHRASE,
+} from '@strata/ledger-meta';
+import {
+  decodeEvictionIterator,
+  decodeStateArchivalSettings,
+  type GenesisLedger,
+  genesisEntries,
+  type LedgerState,
+  scanForEviction,
+} from '@strata/ledger-state';
+
+/** The protocol of generated networks. */
+export const GENERATOR_PROTOCOL = 23;
+
+/**
+ * The genesis eviction parameters: at most 1,000 entries a ledger as on testnet/pubnet, scanning from level 1 (a
+ * network of thousands of ledgers has nothing below level 4), but 64 kB a ledger instead of 500 kB: the scan runs
+ * twice per ledger here (the rewrite, then the state's check), and TTLs lapse far slower than it catches up.
+ */
+export const GENERATOR_EVICTION_PARAMS = {
+  scanSize: 64_000,
+  maxEntriesToArchive: 1_000,
+  startingScanLevel: 1,
+} as const;
+
+/** `--source generator`: what to generate (the same values give the same ledgers). */
+export interface GeneratorSource {
+  readonly kind: 'generator';
+  /** Seed (default 1). */
+  readonly seed?: string | number;
+  /** Ledgers to generate from ledger 2 (the last is 1 + ledgers). */
+  readonly ledgers: number;
+  /** Mean contract events a ledger (default 100). */
+  readonly eventsPerLedger?: number;
+  readonly accounts?: number;
+  readonly contracts?: number;
+}
+
+/** What the node reads ledgers from: a path (stream file, folder of stream files, SEP-54 lake) or the generator. */
+export type NodeSource = string | GeneratorSource;
+
+export function isGeneratorSource(source: NodeSource | undefined): source is GeneratorSource {
+  return typeof source === 'object' && source !== null && source.kind === 'generator';
+}
+
+/** A short name of a source for logs and errors. */
+export function sourceName(source: NodeSource): string {
+  return isGeneratorSource(source) ? `generator(seed ${source.seed ?? 1})` : source;
+}
+
+/** The generator options of `source` on `networkPassphrase`. */
+export function generatorOptions(source: GeneratorSource, networkPassphrase: string): GeneratorOptions {
+  return {
+    seed: source.seed ?? 1,
+    ledgers: source.ledgers,
+    startLedger: 2,
+    protocolVersion: GENERATOR_PROTOCOL,
+    networkPassphrase,
+    record: false,
+    ...(source.eventsPerLedger === undefined ? {} : { eventsPerLedger: source.eventsPerLedger }),
+    ...(source.accounts === undefined ? {} : { accounts: source.accounts }),
+    ...(source.contracts === undefined ? {} : { contracts: source.contracts }),
+  };
+}
+
+/** The passphrase a generated network uses unless one is given. */
+export const GENERATOR_PASSPHRASE = SYNTHETIC_NETWORK_PASSPHRASE;
+
+/** Ledger 1 of a generated network: the test genesis with GENERATOR_EVICTION_PARAMS. */
+export function generatorGenesis(networkPassphrase: string): GenesisLedger {
+  return {
+    networkPassphrase,
+    protocolVersion: GENERATOR_PROTOCOL,
+    entries: genesisEntries({
+      networkPassphrase,
+      protocolVersion: GENERATOR_PROTOCOL,
+      config: { evictionParams: GENERATOR_EVICTION_PARAMS },
+    }),
+  };
+}
+
+/** The generated ledgers from `from` through `to` (or the last), as records of no file. */
+export function* generatorRecords(
+  source: GeneratorSource,
+  networkPassphrase: string,
+  range: { readonly from?: number; readonly to?: number } = {},
+): Generator<LedgerCloseMetaRecord> {
+  let record = 0;
+  for (const generated of generateNetwork(generatorOptions(source, networkPassphrase))) {
+    const ledgerSeq = generated.sequence;
+    if (range.to !== undefined && ledgerSeq > range.to) return;
+    if (range.from === undefined || ledgerSeq >= range.from) {
+      yield { file: undefined, record, offset: 0, ledgerSeq, bytes: generated.lcm };
+    }
+    record++;
+  }
+}
+
+/**
+ * `lcm` (the next ledger of `state`) with its evictedKeys replaced by those stellar-core's scan finds on `state`, with
+ * the TTLs the ledger's transactions change: the scan as LedgerState runs it.
+ */
+export function withScannedEvictions(state: LedgerState, lcm: Uint8Array): Uint8Array {
+  const original = extractLedger(lcm);
+  const withoutEvictions = withEvictedKeys(lcm, original, []);
+  return withEvictedKeys(lcm, original, scannedEvictions(state, extractLedger(withoutEvictions)));
+}
+
+/** The arm of a CONFIG_SETTING LedgerEntry (after lastModifiedLedgerSeq, type and id; before ext v0). */
+function settingBody(entry: Uint8Array): Uint8Array {
+  return entry.subarray(12, entry.length - 4);
+}
+
+function scannedEvictions(state: LedgerState, extract: LedgerExtract): readonly Uint8Array[] {
+  const stored = (id: number): Uint8Array => {
+    const entry = state.bucketList.load(encodeLedgerKey({ type: 'configSetting', configSettingId: id }));
+    assert(entry !== undefined, `the genesis holds CONFIG_SETTING ${id}`);
+    return settingBody(entry);
+  };
+  const changed = [...extract.changes.init, ...extract.changes.live];
+  // The iterator as the previous ledger left it; the archival settings after this ledger's changes.
+  let archival = stored(CONFIG_SETTING_ID.STATE_ARCHIVAL);
+  for (const entry of changed) {
+    if (
+      readU32(entry, 4) === LEDGER_ENTRY_TYPE.CONFIG_SETTING &&
+      readU32(entry, 8) === CONFIG_SETTING_ID.STATE_ARCHIVAL
+    ) {
+      archival = settingBody(entry);
+    }
+  }
+  const modified = new Set<string>();
+  const noteTtl = (key: Uint8Array): void => {
+    if (readU32(key, 0) === LEDGER_ENTRY_TYPE.TTL) modified.add(Buffer.from(key.subarray(4, 36)).toString('latin1'));
+  };
+  for (const entry of changed) noteTtl(ledgerKeyOfEntry(entry));
+  for (const key of extract.changes.dead) noteTtl(key);
+  const snapshot = state.bucketList.snapshot();
+  try {
+    return scanForEviction({
+      snapshot,
+      ledgerSeq: extract.header.ledgerSeq,
+      protocolVersion: state.protocolVersion,
+      iterator: decodeEvictionIterator(stored(CONFIG_SETTING_ID.EVICTION_ITERATOR)),
+      settings: decodeStateArchivalSettings(archival),
+      liveUntilOf: (hash) => state.sorobanState.liveUntilOf(hash),
+      ttlModified: (hash) => modified.has(Buffer.from(hash).toString('latin1')),
+    }).evictedKeys;
+  } finally {
+    snapshot.release();
+  }
+}
+
+/** `lcm` (a LedgerCloseMetaV2 whose extract is `extract`) with its evictedKeys, the last field, replaced by `keys`. */
+function withEvictedKeys(lcm: Uint8Array, extract: LedgerExtract, keys: readonly Uint8Array[]): Uint8Array {
+  const old = extract.evictedKeys;
+  const at = lcm.length - old.reduce((sum, key) => sum + key.length, 4);
+  assert(readU32(lcm, 0) === 2 && at > 0 && readU32(lcm, at) === old.length, 'evictedKeys end the LedgerCloseMetaV2');
+  const out = new Uint8Array(at + keys.reduce((sum, key) => sum + key.length, 4));
+  out.set(lcm.subarray(0, at));
+  new DataView(out.buffer).setUint32(at, keys.length);
+  let p = at + 4;
+  for (const key of keys) {
+    out.set(key, p);
+    p += key.length;
+  }
+  return out;
+}

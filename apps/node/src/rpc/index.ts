@@ -1,0 +1,14 @@
+// The strata node's JSON-RPC server (Stellar RPC methods over an RpcBackend) and the StrataNode backend.
+export type { ChunkTier, FoundLedgerEntry, LatestLedgerInfo, RpcBackend, ServedRange } from './backend.js';
+export {
+  DEFAULT_RPC_CONFIG,
+  loadRpcConfigFile,
+  parseListen,
+  RPC_CONFIG_KEYS,
+  type RpcConfig,
+  rpcConfigFrom,
+} from './config.js';
+export { RPC_CODE, RpcError, type RpcErrorBody, RpcErrorCode } from './errors.js';
+export { MAX_LEDGER_ENTRY_KEYS, type VersionInfo } from './methods.js';
+export { type NodeRpcBackend, nodeRpcBackend, RecentLedgers } from './node-backend.js';
+export { createRpcServer, type RpcLogger, type RpcServer, type RpcServerOptions } from './server.js';
