@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { assert } from '@strata/base';
 import { freezeChunk, LocalStorage } from '@strata/cold-store';
-import { openHotReader } from '@strata/hot-store';
+import { hotTermOrdinals, openHotReader } from '@strata/hot-store';
 import type { FreezeOutcome, FreezeRequest } from './freezer.js';
 
 async function freeze(request: FreezeRequest): Promise<FreezeOutcome> {
@@ -12,6 +12,8 @@ async function freeze(request: FreezeRequest): Promise<FreezeOutcome> {
       hot,
       storage: new LocalStorage(`${request.coldDir}/packs`),
       indexStorage: new LocalStorage(`${request.coldDir}/index`),
+      // index.pack from the hot index's own term lists (the chunk is complete; freezeChunk checks them)
+      termOrdinals: hotTermOrdinals(hot),
     });
     await frozen.reader.close();
     return { ok: true, frozenNow: frozen.frozenNow, eventCount: frozen.eventCount, termCount: frozen.termCount };

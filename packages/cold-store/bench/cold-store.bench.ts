@@ -18,7 +18,12 @@
 //   @strata/match's engine, limit 1000, over @strata/match's bench corpus (8.4 M events whose dominant values are
 //   the requests') ingested into a hot store and frozen; skipped, with the reason logged, without the fixture.
 // Sizes: STRATA_COLD_BENCH_LEDGERS (default 10,000; 300 under STRATA_BENCH_QUICK), STRATA_COLD_BENCH_EVENTS (900).
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+// STRATA_COLD_BENCH_CACHE=<dir> keeps the two ingested hot chunks (and their ingest times, the freeze's baseline) in
+// <dir> and reuses them on the next run with the same sizes: ingesting them takes most of a run. The frozen files
+// are always built afresh, under the run's own temp dir. Delete <dir> when done (a full run keeps ~4 GB there).
+// STRATA_COLD_BENCH_ONLY=<ids> (comma-separated: freeze, open, lookup, fetch, pubnet-mix) runs only those groups
+// (freeze also gives bytes-per-event; open, lookup and fetch build the generated chunk, and so record freeze too).
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,13 +77,41 @@ function lcg(seed: number): () => number {
 
 const root = join(tmpdir(), `strata-bench-cold-store-${process.pid}`);
 mkdirSync(root, { recursive: true });
+const cacheDir = process.env.STRATA_COLD_BENCH_CACHE;
+const only = process.env.STRATA_COLD_BENCH_ONLY?.split(',').map((id) => id.trim());
+/** Whether the group `id` runs (all do without STRATA_COLD_BENCH_ONLY). */
+const selected = (id: string) => only === undefined || only.includes(id);
+
+/**
+ * The directory of an ingested hot chunk called `name`: under the cache dir when one is set (reused when it holds a
+ * complete ingest of the same `shape`: `ingest` is not called), else fresh under the run's root. Returns the
+ * directory and the ingest's milliseconds (measured now, or recorded when the cached chunk was made).
+ */
+async function hotChunkDir(name: string, shape: string, ingest: (dir: string) => Promise<number>) {
+  const dir = join(cacheDir ?? root, name);
+  const marker = join(dir, 'ingested.json');
+  if (cacheDir !== undefined && existsSync(marker)) {
+    const recorded = JSON.parse(readFileSync(marker, 'utf8')) as { shape: string; ingestMs: number };
+    if (recorded.shape === shape) {
+      log(`${name}: reusing the hot chunk cached in ${dir}`);
+      return { dir, ingestMs: recorded.ingestMs };
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const ingestMs = await ingest(dir);
+  if (cacheDir !== undefined) writeFileSync(marker, JSON.stringify({ shape, ingestMs }));
+  return { dir, ingestMs };
+}
 try {
   await runBench(async (bench) => {
-    const chunk = await generatedChunk(bench);
-    await measureOpen(bench, chunk);
-    await measureLookups(bench, chunk);
-    await measureFetch(bench, chunk);
-    await measurePubnetMix(bench);
+    if (['freeze', 'open', 'lookup', 'fetch'].some(selected)) {
+      const chunk = await generatedChunk(bench);
+      if (selected('open')) await measureOpen(bench, chunk);
+      if (selected('lookup')) await measureLookups(bench, chunk);
+      if (selected('fetch')) await measureFetch(bench, chunk);
+    }
+    if (selected('pubnet-mix')) await measurePubnetMix(bench);
   });
 } finally {
   rmSync(root, { recursive: true, force: true });
@@ -100,24 +133,30 @@ async function generatedChunk(bench: BenchSession): Promise<GeneratedChunk> {
     templateLedgers: quickMode ? 20 : 250,
     ledgersPerAccountEpoch: 25,
   };
-  const templates = templatePayloads(options);
-  const hotDir = join(root, 'generated-hot');
-  mkdirSync(hotDir);
-  const hotPath = join(hotDir, 'chunk.sqlite');
-  const store = HotStore.open(hotPath, { chunkId: GENERATED_CHUNK, create: true });
-  let ingestMs = 0;
   let events = 0;
-  for (const { ledger, payloads } of chunkLedgers(options, templates)) {
+  const { dir: hotDir, ingestMs } = await hotChunkDir('generated-hot', JSON.stringify(options), async (dir) => {
+    const templates = templatePayloads(options);
+    const store = HotStore.open(join(dir, 'chunk.sqlite'), { chunkId: GENERATED_CHUNK, create: true });
+    let ms = 0;
+    for (const { ledger, payloads } of chunkLedgers(options, templates)) {
+      const t0 = performance.now();
+      store.ingestLedger(ledger, payloads);
+      ms += performance.now() - t0;
+      events += payloads.length;
+      if ((ledger - options.chunkId * 10_000 - 1) % 1000 === 0) log(`${ledger} ledgers ingested, ${events} events`);
+    }
     const t0 = performance.now();
-    store.ingestLedger(ledger, payloads);
-    ingestMs += performance.now() - t0;
-    events += payloads.length;
-    if ((ledger - options.chunkId * 10_000 - 1) % 1000 === 0) log(`${ledger} ledgers ingested, ${events} events`);
+    store.sync();
+    ms += performance.now() - t0;
+    store.close();
+    return ms;
+  });
+  const hotPath = join(hotDir, 'chunk.sqlite');
+  if (events === 0) {
+    const reader = openHotReader(hotPath, { chunkId: GENERATED_CHUNK });
+    events = reader.eventCount();
+    await reader.close();
   }
-  const t0 = performance.now();
-  store.sync();
-  ingestMs += performance.now() - t0;
-  store.close();
   log(`${events} events ingested into the hot store in ${(ingestMs / 1000).toFixed(1)} s`);
 
   const dataDir = join(root, 'generated-data');
@@ -398,24 +437,26 @@ async function measurePubnetMix(bench: BenchSession): Promise<void> {
   }
   const events = quickMode ? FULL_CHUNK_EVENTS / 16 : FULL_CHUNK_EVENTS;
   const corpus = new SyntheticChunk(events, corpusVocabulary(loadPubnetVocabulary()));
-  const hotDir = join(root, 'pubnet-hot');
-  mkdirSync(hotDir);
+  const { dir: hotDir, ingestMs } = await hotChunkDir('pubnet-hot', JSON.stringify({ events }), async (dir) => {
+    const store = HotStore.open(join(dir, 'chunk.sqlite'), { chunkId: CHUNK_ID, create: true });
+    const offsets = corpus.ledgerOffsets();
+    const t0 = performance.now();
+    for (let ledger = offsets.startLedger; ledger <= offsets.lastLedger; ledger++) {
+      const window = offsets.windowForLedgers(ledger, ledger);
+      store.ingestLedger(
+        ledger,
+        (await corpus.fetchRange(window)).map((event) => event.payload),
+      );
+    }
+    store.sync();
+    store.close();
+    return performance.now() - t0;
+  });
   const hotPath = join(hotDir, 'chunk.sqlite');
-  const store = HotStore.open(hotPath, { chunkId: CHUNK_ID, create: true });
-  const offsets = corpus.ledgerOffsets();
-  let started = performance.now();
-  for (let ledger = offsets.startLedger; ledger <= offsets.lastLedger; ledger++) {
-    const window = offsets.windowForLedgers(ledger, ledger);
-    store.ingestLedger(
-      ledger,
-      (await corpus.fetchRange(window)).map((event) => event.payload),
-    );
-  }
-  store.sync();
-  log(`pubnet corpus (${events} events) ingested in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  log(`pubnet corpus (${events} events) ingested in ${(ingestMs / 1000).toFixed(0)} s`);
+  const store = HotStore.open(hotPath, { chunkId: CHUNK_ID });
   const dataDir = join(root, 'pubnet-data');
   const indexDir = join(root, 'pubnet-index');
-  started = performance.now();
   const frozen = await measurePeakRss({
     module: freezeModule,
     exportName: 'freezeJob',

@@ -1,8 +1,10 @@
 // The freeze measurement of cold-store.bench.ts, run in a child process of its own (measurePeakRss) so its peak RSS
 // and CPU time are the freeze's alone: open the hot chunk with a read-only reader (its index rebuilt, as a node's
 // freeze finds it), freeze it into two directories, close. Reports wall and CPU time of the freeze itself, and the
-// CPU time of each step (on a shared machine wall time includes waiting for a core; CPU time does not).
-import { openHotReader } from '@strata/hot-store';
+// CPU time of each step (on a shared machine wall time includes waiting for a core; CPU time does not). The freeze
+// takes the hot index's term → ordinals lists (hotTermOrdinals), as a node's freeze does; `regroup` true freezes
+// without them (terms derived and regrouped from the payloads), for comparison.
+import { hotTermOrdinals, openHotReader } from '@strata/hot-store';
 import { type FreezeStep, freezeChunkWith } from '../src/chunk/freeze.js';
 import { LocalStorage } from '../src/index.js';
 
@@ -28,6 +30,7 @@ export async function freezeJob(
   dataDir: string,
   indexDir: string,
   scratchDir: string,
+  regroup = false,
 ): Promise<FreezeRun> {
   const opened = performance.now();
   const hot = openHotReader(hotPath, { chunkId });
@@ -43,7 +46,13 @@ export async function freezeJob(
   const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await freezeChunkWith(
-    { hot, storage: new LocalStorage(dataDir), indexStorage: new LocalStorage(indexDir), scratchDir },
+    {
+      hot,
+      ...(regroup ? {} : { termOrdinals: hotTermOrdinals(hot) }),
+      storage: new LocalStorage(dataDir),
+      indexStorage: new LocalStorage(indexDir),
+      scratchDir,
+    },
     {
       onStep: (next) => {
         stepDone();

@@ -14,6 +14,7 @@ export {
   type OpenColdChunkOptions,
 } from './chunk/cold-chunk-reader.js';
 export {
+  type ChunkTermOrdinals,
   DEFAULT_EVENTS_COMPRESSION_LEVEL,
   DEFAULT_POSTINGS_MEMORY_BYTES,
   type FreezeOptions,

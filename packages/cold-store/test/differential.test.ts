@@ -5,13 +5,15 @@
 // 1. Pager: random filter sets over the corpus vocabulary (contracts, types, topics, exact and at-least topic
 //    counts, match-all), both directions, random limits, paged through encoded cursors to the end: every page
 //    (events, payload bytes, status, cursor) is identical from hot and from cold.
+//    Half the corpora (even seeds) are frozen from the hot index's term lists (FreezeOptions.termOrdinals), half with
+//    the terms derived and regrouped from the payloads.
 // 2. Engine: matchEvents over random ordinal windows at slab widths 2^4 and 2^10 (many slabs from small corpora):
 //    the same ordinals and payloads in the same order from hot, from cold, and from cold reopened through a storage
 //    that cannot map (lookups then read their index.pack items).
 // Not vacuous: the runs count matched events and windows where a query matched some but not all events.
 import { join } from 'node:path';
 import { type ChunkReader, compilePostFilter, encodeCursorV2, type StorageFilter } from '@strata/events';
-import { HotStore } from '@strata/hot-store';
+import { HotStore, hotTermOrdinals } from '@strata/hot-store';
 import { type EventPage, matchEvents, planQuery, queryEvents } from '@strata/match';
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
@@ -83,7 +85,8 @@ async function build(corpus: Corpus) {
     );
   }
   const hot = store.reader();
-  const cold = (await freezeInto(dir, hot)).reader;
+  // Half the corpora frozen from the hot index's term lists (as the node freezes), half regrouped from the payloads.
+  const cold = (await freezeInto(dir, hot, corpus.seed % 2 === 0 ? { termOrdinals: hotTermOrdinals(hot) } : {})).reader;
   return {
     start,
     count,

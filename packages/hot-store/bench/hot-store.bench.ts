@@ -12,7 +12,12 @@
 //   whose dominant contracts and topics are those of the requests) ingested into the store; engine only (no service
 //   layer). Skipped, with the reason logged, when the fixture is missing.
 // Sizes: STRATA_HOT_BENCH_LEDGERS (default 10,000; 300 under STRATA_BENCH_QUICK), STRATA_HOT_BENCH_EVENTS (900).
-import { mkdirSync, rmSync } from 'node:fs';
+// Iterating on one figure: STRATA_HOT_BENCH_CHUNK_DIR=<dir> keeps the generated chunk (both stores, and chunk.json
+// with its shape) in <dir> instead of a temp dir removed at exit; a later run with the same dir and sizes reuses it
+// and skips the ingest figures (logged). It is the database as that run wrote it: rebuild (empty the dir) after a
+// change to what ingest writes, such as the page size. STRATA_HOT_BENCH_SKIP=reopen,fetch,pubnet-mix (any of them)
+// skips those figures. Neither is for recorded figures: those come from a full run.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,13 +55,15 @@ function percentile(sorted: readonly number[], q: number): number {
 const sortedCopy = (values: readonly number[]) => [...values].sort((a, b) => a - b);
 
 const root = join(tmpdir(), `strata-bench-hot-store-${process.pid}`);
+const chunkDir = process.env.STRATA_HOT_BENCH_CHUNK_DIR || undefined;
+const skipped = new Set((process.env.STRATA_HOT_BENCH_SKIP ?? '').split(',').filter((name) => name !== ''));
 mkdirSync(root, { recursive: true });
 try {
   await runBench(async (bench) => {
-    const full = await ingestGenerated(bench);
-    await measureReopen(bench, full);
-    await measureFetch(bench, full);
-    await measurePubnetMix(bench);
+    const full = cachedChunk() ?? (await ingestGenerated(bench));
+    if (!skipped.has('reopen')) await measureReopen(bench, full);
+    if (!skipped.has('fetch')) await measureFetch(bench, full);
+    if (!skipped.has('pubnet-mix')) await measurePubnetMix(bench);
   });
 } finally {
   rmSync(root, { recursive: true, force: true });
@@ -67,6 +74,25 @@ interface FullChunk {
   readonly v1Dir: string;
   readonly events: number;
   readonly terms: number;
+}
+
+/** The shape a kept chunk was generated with (chunk.json in STRATA_HOT_BENCH_CHUNK_DIR). */
+interface KeptChunk {
+  readonly ledgers: number;
+  readonly eventsPerLedger: number;
+  readonly events: number;
+  readonly terms: number;
+}
+
+/** The chunk kept in STRATA_HOT_BENCH_CHUNK_DIR by an earlier run of these sizes, if any. */
+function cachedChunk(): FullChunk | undefined {
+  if (chunkDir === undefined || !existsSync(join(chunkDir, 'chunk.json'))) return undefined;
+  const kept = JSON.parse(readFileSync(join(chunkDir, 'chunk.json'), 'utf8')) as KeptChunk;
+  if (kept.ledgers !== LEDGERS || kept.eventsPerLedger !== EVENTS_PER_LEDGER) {
+    throw new Error(`${chunkDir} holds a chunk of other sizes (${JSON.stringify(kept)}): empty it or use another`);
+  }
+  log(`reusing the chunk in ${chunkDir} (${kept.events} events): ingest figures skipped`);
+  return { hotPath: join(chunkDir, 'generated-hot.sqlite'), v1Dir: join(chunkDir, 'generated-v1'), ...kept };
 }
 
 /** ingest, ingest.apply-p99 and its growth over one whole generated chunk, both stores side by side. */
@@ -81,9 +107,13 @@ async function ingestGenerated(bench: BenchSession): Promise<FullChunk> {
   let started = performance.now();
   const templates = templatePayloads(options);
   log(`${templates.length} template ledgers generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const hotPath = join(root, 'generated-hot.sqlite');
-  const v1Dir = join(root, 'generated-v1');
-  mkdirSync(v1Dir);
+  const dir = chunkDir ?? root;
+  const hotPath = join(dir, 'generated-hot.sqlite');
+  const v1Dir = join(dir, 'generated-v1');
+  // A half-written chunk of an interrupted run (no chunk.json): only the files this bench writes go.
+  for (const file of ['', '-wal', '-shm']) rmSync(hotPath + file, { force: true });
+  rmSync(v1Dir, { recursive: true, force: true });
+  mkdirSync(v1Dir, { recursive: true });
   const store = HotStore.open(hotPath, { chunkId: GENERATED_CHUNK, create: true });
   const v1 = new V1EventsTable(v1Dir, 'normal');
   const hotMs: number[] = [];
@@ -162,6 +192,10 @@ async function ingestGenerated(bench: BenchSession): Promise<FullChunk> {
     },
     { target: { value: 1.5 }, note: `p99 over all ${LEDGERS} ledgers ÷ p99 over the first ${FIRST_LEDGERS}` },
   );
+  if (chunkDir !== undefined) {
+    const kept: KeptChunk = { ledgers: LEDGERS, eventsPerLedger: EVENTS_PER_LEDGER, events, terms: terms.size };
+    writeFileSync(join(chunkDir, 'chunk.json'), JSON.stringify(kept));
+  }
   return { hotPath, v1Dir, events, terms: terms.size };
 }
 

@@ -29,7 +29,13 @@ import {
   type ReaderSource,
   ReadStatements,
 } from './hot-reader.js';
-import { type ConnectionOptions, openReaderDatabase, openWriterDatabase, type Synchronous } from './schema.js';
+import {
+  type ConnectionOptions,
+  openReaderDatabase,
+  openWriterDatabase,
+  PAGE_SIZE_BYTES,
+  type Synchronous,
+} from './schema.js';
 import { encodeSlab } from './slab-postings.js';
 import { SLAB_SHIFT } from './term-index.js';
 
@@ -99,6 +105,8 @@ export interface HotStoreSeams {
   readonly skipCheckpoints?: boolean;
   /** better-sqlite3's entry for the checkpoint worker (bundled children, where it cannot be resolved). */
   readonly sqliteEntry?: string;
+  /** Page size of a database this open creates (default PAGE_SIZE_BYTES; 4096: a file of an earlier build). */
+  readonly pageSizeBytes?: number;
 }
 
 function checkOptions(options: unknown): asserts options is Record<string, unknown> {
@@ -578,6 +586,7 @@ export function openHotStoreWith(path: string, options: HotStoreOptions, seams: 
     ...options,
     create: options.create === true,
     synchronous,
+    pageSizeBytes: seams.pageSizeBytes ?? PAGE_SIZE_BYTES, // explicit: no caller option reaches it
   });
   try {
     return new HotStore(

@@ -35,3 +35,4 @@ export {
 } from './schema.js';
 export { POSTINGS_BLOB_VERSION } from './slab-postings.js';
 export { PROMOTION_THRESHOLD, SLAB_SHIFT } from './term-index.js';
+export { type HotTermOrdinals, hotTermOrdinals } from './term-ordinals.js';

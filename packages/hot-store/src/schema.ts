@@ -19,8 +19,11 @@ export const HOT_SCHEMA_VERSION = 1;
 /** `PRAGMA application_id` of every hot-store database: ASCII "STHS" (Strata hot store). */
 export const HOT_APPLICATION_ID = 0x53544853;
 
-/** Page size of new databases, in bytes (measured: see README "Storage settings"). */
-export const PAGE_SIZE_BYTES = 4096;
+/**
+ * Page size of new databases, in bytes (measured: see README "Storage settings"). A property of the file, read
+ * from its header at open: databases created with 4096 by earlier builds open and work unchanged (FORMAT.md).
+ */
+export const PAGE_SIZE_BYTES = 16384;
 /** Default page cache per connection, in KiB (measured: see README "Storage settings"). */
 export const DEFAULT_CACHE_KIB = 16 * 1024;
 /**
@@ -92,7 +95,12 @@ function applyCache(db: Database.Database, options: ConnectionOptions): void {
 export function openWriterDatabase(
   path: string,
   chunkId: number,
-  options: ConnectionOptions & { readonly create: boolean; readonly synchronous: Synchronous },
+  options: ConnectionOptions & {
+    readonly create: boolean;
+    readonly synchronous: Synchronous;
+    /** Page size of a database created here (tests: files of earlier builds); default PAGE_SIZE_BYTES. */
+    readonly pageSizeBytes?: number;
+  },
 ): { db: Database.Database; meta: ChunkMeta } {
   checkChunkId(chunkId);
   if (typeof path !== 'string' || path === '') throw new HotStoreError('INVALID_ARGUMENT', 'path must be a string');
@@ -109,7 +117,7 @@ export function openWriterDatabase(
     const empty = db.pragma('user_version', { simple: true }) === 0 && tableCount(db) === 0;
     if (empty) {
       // page_size takes effect only before the first table; WAL is a property of the file from here on.
-      db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
+      db.pragma(`page_size = ${options.pageSizeBytes ?? PAGE_SIZE_BYTES}`);
       db.pragma('journal_mode = WAL');
       db.transaction(() => {
         db!.exec(SCHEMA_SQL);

@@ -1,24 +1,35 @@
-// fetchEvents binds FETCH_ARITY ordinals per statement call (the last group padded with its last ordinal) and reads
-// a group of consecutive ordinals with one range scan instead. Properties:
+// fetchEvents binds FETCH_ARITY ordinals per statement call (the last group padded with its last ordinal), reads
+// a group of consecutive ordinals with one range scan instead, and gets ONE row per group (ordinals, lengths and
+// the payloads concatenated) that it splits. Properties:
 // 1. Any ascending set of ordinals — of every length around the group size, scattered, consecutive, or mixed —
 //    returns exactly fetchRange's payloads for those ordinals, in order, for the store's reader and a worker reader.
 // 2. A missing event row is CORRUPT naming that ordinal, wherever it falls (inside a scattered group, inside a
 //    consecutive run, in a padded last group), never a shorter or shifted answer.
+// 3. Against an oracle of one point select per ordinal (the v1-style read): random sets and the edge cases (empty,
+//    single, first and last ordinal, a whole aligned group, sets straddling group boundaries), on a database of
+//    this build's page size and on one of 4 KiB pages (an earlier build's file), both readers; repeated or
+//    descending ordinals are INVALID_ARGUMENT.
+// 4. A group row whose lengths do not add up to its blob (a length altered, missing or extra, the blob truncated
+//    or extended) is CORRUPT, never a shifted answer.
+// 5. A stored payload that is not exactly one payload (truncated, extended, another version, not a blob) is
+//    CORRUPT from fetchEvents (scattered and consecutive groups) and fetchRange.
 // Property 2 doubles as the negative control of property 1's check: rows deleted under a reader must surface.
 import { join } from 'node:path';
 import { propertyParams, tempDir } from '@strata/test-kit';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FETCH_ARITY, HotStore, HotStoreError, openHotReader } from '../src/index.js';
+import { type GroupRow, splitGroupRow } from '../src/hot-reader.js';
+import { openHotStoreWith } from '../src/hot-store.js';
+import { FETCH_ARITY, HotStore, HotStoreError, openHotReader, PAGE_SIZE_BYTES } from '../src/index.js';
 import { syntheticLedger } from './support.js';
 
 const CHUNK = 12;
 const FIRST = CHUNK * 10_000 + 2;
 
-function filled(): { path: string; store: HotStore; count: number } {
+function filled(pageSizeBytes = PAGE_SIZE_BYTES): { path: string; store: HotStore; count: number } {
   const path = join(tempDir('fetch'), 'chunk.db');
-  const store = HotStore.open(path, { chunkId: CHUNK, create: true });
+  const store = openHotStoreWith(path, { chunkId: CHUNK, create: true }, { pageSizeBytes });
   for (let l = FIRST; store.eventCount < 2_000; l++) store.ingestLedger(l, syntheticLedger(7, l, 40, 10));
   return { path, store, count: store.eventCount };
 }
@@ -104,6 +115,168 @@ describe('fetchEvents through fixed-arity statements', () => {
       );
     } finally {
       await reader.close();
+    }
+  });
+});
+
+/** The oracle: one point select per ordinal on a connection of its own. */
+function pointSelects(path: string, ordinals: readonly number[]): Buffer[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    const select = db.prepare('SELECT payload FROM events WHERE ordinal = ?').pluck();
+    return ordinals.map((o) => select.get(o) as Buffer);
+  } finally {
+    db.close();
+  }
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  return promise.then(
+    () => undefined,
+    (e: unknown) => (e instanceof HotStoreError || (e instanceof Error && 'code' in e) ? String(e.code) : 'other'),
+  );
+}
+
+describe('fetchEvents: one row per group', () => {
+  for (const pageSize of [PAGE_SIZE_BYTES, 4096]) {
+    it(`property 3: equals one point select per ordinal (page size ${pageSize}), edge cases included`, async () => {
+      const { path, store, count } = filled(pageSize);
+      store.close();
+      const writer = HotStore.open(path, { chunkId: CHUNK }); // reopened by a plain open: the file keeps its pages
+      const worker = openHotReader(path, { chunkId: CHUNK });
+      const db = new Database(path, { readonly: true });
+      expect(db.pragma('page_size', { simple: true })).toBe(pageSize);
+      db.close();
+      const aligned = (g: number) => Array.from({ length: FETCH_ARITY }, (_, i) => g * FETCH_ARITY + i);
+      const edges: number[][] = [
+        [],
+        [0],
+        [count - 1],
+        [0, count - 1],
+        aligned(3),
+        [...aligned(3), 4 * FETCH_ARITY], // a whole group plus one
+        aligned(3)
+          .slice(1)
+          .concat(4 * FETCH_ARITY), // a run across a group boundary
+        Array.from({ length: 3 * FETCH_ARITY }, (_, i) => count - 3 * FETCH_ARITY + i), // ends at the last ordinal
+        Array.from({ length: FETCH_ARITY + 1 }, (_, i) => count - 1 - 2 * (FETCH_ARITY - i)), // scattered, to the last
+        [FETCH_ARITY - 1, FETCH_ARITY, 2 * FETCH_ARITY - 1, 2 * FETCH_ARITY],
+      ];
+      const check = async (ordinals: number[]) => {
+        const expected = pointSelects(path, ordinals);
+        for (const reader of [writer.reader(), worker]) {
+          const got = await reader.fetchEvents(ordinals);
+          expect(got.length).toBe(ordinals.length);
+          expect(got.findIndex((payload, i) => Buffer.compare(payload, expected[i]!) !== 0)).toBe(-1);
+        }
+      };
+      try {
+        for (const ordinals of edges) await check(ordinals);
+        await fc.assert(
+          fc.asyncProperty(
+            fc.uniqueArray(fc.integer({ min: 0, max: count - 1 }), { maxLength: 4 * FETCH_ARITY }),
+            async (set) => check(set.sort((a, b) => a - b)),
+          ),
+          propertyParams({ numRuns: 40 }),
+        );
+        for (const bad of [
+          [5, 5],
+          [7, 6],
+          [1, 2, 2, 3],
+        ]) {
+          expect(await codeOf(worker.fetchEvents(bad))).toBe('INVALID_ARGUMENT');
+        }
+      } finally {
+        await worker.close();
+        writer.close();
+      }
+    });
+  }
+
+  it('a new database gets PAGE_SIZE_BYTES pages', () => {
+    const path = join(tempDir('fetch'), 'new.db');
+    HotStore.open(path, { chunkId: CHUNK, create: true }).close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('page_size', { simple: true })).toBe(PAGE_SIZE_BYTES);
+    expect(PAGE_SIZE_BYTES).toBe(16384);
+    db.close();
+  });
+
+  it('property 4: lengths that do not add up to the group blob are CORRUPT', () => {
+    const payloads = syntheticLedger(3, FIRST, 4, 4);
+    const ordinals = [10, 20, 30, 40];
+    const blob = Buffer.concat(payloads);
+    const lengths = payloads.map((p) => p.length);
+    const row = (list: readonly number[], bytes: Uint8Array): GroupRow => [
+      4,
+      ordinals.join(','),
+      list.join(','),
+      bytes,
+    ];
+    const out: Uint8Array[] = [];
+    expect(splitGroupRow(row(lengths, blob), ordinals, 0, 4, out, 'f')).toBe(true);
+    expect(out.map((p) => Buffer.from(p))).toEqual(payloads.map((p) => Buffer.from(p)));
+    const bad: GroupRow[] = [
+      row([lengths[0]! + 1, ...lengths.slice(1)], blob), // a length altered
+      row([lengths[0]!, lengths[1]! - 1, lengths[2]! + 1, lengths[3]!], blob), // altered, the total kept
+      row(lengths.slice(0, 3), blob), // a length missing
+      row([...lengths, 0], blob), // a length extra
+      row(lengths, blob.subarray(0, blob.length - 1)), // the blob truncated
+      row(lengths, Buffer.concat([blob, Buffer.from([0])])), // the blob extended
+      [4, ordinals.join(','), `${lengths.slice(0, 3).join(',')},,${lengths[3]}`, blob], // an empty length
+    ];
+    for (const r of bad) {
+      let error: unknown;
+      try {
+        splitGroupRow(r, ordinals, 0, 4, [], 'f');
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(HotStoreError);
+      expect((error as HotStoreError).code).toBe('CORRUPT');
+    }
+    // Rows not exactly the ordinals asked for: the caller rereads row by row (it names the missing one).
+    expect(splitGroupRow([3, '10,20,30', '1,1,1', blob], ordinals, 0, 4, [], 'f')).toBe(false);
+    expect(splitGroupRow([4, '10,30,20,40', lengths.join(','), blob], ordinals, 0, 4, [], 'f')).toBe(false);
+    expect(splitGroupRow([0, null, null, null], ordinals, 0, 4, [], 'f')).toBe(false);
+  });
+
+  it('property 5: a stored payload that is not one payload is CORRUPT from every read', async () => {
+    const { path, store, count } = filled();
+    store.close();
+    const damaged = [
+      ['truncated', 'substr(payload, 1, length(payload) - 1)'],
+      ['extended', "payload || x'00'"],
+      ['another version', "x'02' || substr(payload, 2)"],
+      ['text', "'é' || substr(payload, 2)"],
+      ['an integer', '7'],
+    ] as const;
+    for (const [what, expression] of damaged) {
+      const target = 1 + Math.floor(count / 2);
+      const copy = join(tempDir('fetch'), 'damaged.db');
+      const source = new Database(path, { readonly: true });
+      await source.backup(copy);
+      source.close();
+      // The reader opens first (it indexes the open slab's events, which would refuse the damage at open).
+      const reader = openHotReader(copy, { chunkId: CHUNK });
+      const db = new Database(copy);
+      db.prepare(`UPDATE events SET payload = ${expression} WHERE ordinal = ?`).run(target);
+      db.close();
+      try {
+        const scattered = [target - 4, target - 2, target, target + 2];
+        const run = [target - 1, target, target + 1];
+        for (const call of [
+          () => reader.fetchEvents(scattered),
+          () => reader.fetchEvents(run),
+          () => reader.fetchRange({ start: target - 1, end: target + 2 }),
+        ]) {
+          expect([what, await codeOf(call())]).toEqual([what, 'CORRUPT']);
+        }
+        // Its neighbours still read.
+        expect((await reader.fetchEvents([target - 2, target + 2])).length).toBe(2);
+      } finally {
+        await reader.close();
+      }
     }
   });
 });

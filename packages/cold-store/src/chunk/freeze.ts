@@ -10,12 +10,14 @@
 //    fetchRange windows of the hot chunk → events.pack (zstd per record against that dictionary, which the pack
 //    stores; LedgerOffsets in app data); each event's terms interned in a TermTable (a dense id per distinct key)
 //    and appended to a PostingsLog (one u32 per posting, spilled to a scratch file past half the postings budget);
-//    the writer's SHA-256 content hash of the payloads as the hot chunk gave them.
+//    the writer's SHA-256 content hash of the payloads as the hot chunk gave them. Given the hot index's term lists
+//    (FreezeOptions.termOrdinals), nothing is interned or logged: each derived posting only joins a PostingsDigest.
 // 2. index.hash: every term key blinded with the chunk's secret (SipHash-2-4-128), an MPHF over the routed keys,
 //    each term's slot and fingerprint.
 // 3. index.pack: slots in ascending order, in partitions whose postings fit the other half of the budget: each
 //    partition replays the log once (the first rewrites its term ids into slots when there are more), scattering
-//    ordinals to its slots, then writes `fingerprint ‖ codec ‖ delta list or portable bitmap` per slot.
+//    ordinals to its slots, then writes `fingerprint ‖ codec ‖ delta list or portable bitmap` per slot. Given the
+//    term lists: one pass in slot order over them, their postings digested too; the two digests must be equal.
 // 4. verify: the files reopened through ColdChunkReader; events.pack read back whole in large sequential reads
 //    (every record's CRC checked, inflated) and hashed again (equal to the writer's hash of the hot payloads and to
 //    the trailer's); index.hash reopened (every check of a reader) and holding the freeze's secret and, byte for
@@ -72,6 +74,7 @@ import { encodeManifest } from './manifest.js';
 import { openFrozenChunk } from './open-chunk.js';
 import { PayloadHasher } from './payload-hash.js';
 import { checkPortableStructure, decodePortable, portableCardinality } from './portable-roaring.js';
+import { PostingsDigest } from './postings-digest.js';
 import { EVENT_MARK, PostingsLog } from './postings-log.js';
 import { SIPHASH_KEY_BYTES, SipHash128 } from './siphash.js';
 import { TermTable } from './term-table.js';
@@ -112,9 +115,31 @@ const VERIFY_TERMS = 4_096;
 /** Verification decodes terms up to this many ordinals into arrays; larger ones it compares as roaring sets. */
 const DECODE_MAX_ORDINALS = 65_536;
 
+/**
+ * A chunk's terms with their ordinals, as the hot tier already holds them (`hotTermOrdinals(reader)` of
+ * @strata/hot-store has this shape): what a freeze builds index.pack from instead of regrouping every event's terms.
+ */
+export interface ChunkTermOrdinals {
+  /** The events the lists cover, [0, eventCount): must be the frozen chunk's count. */
+  readonly eventCount: number;
+  /** Terms 0 .. termCount − 1. */
+  readonly termCount: number;
+  /** Copies term `term`'s 16-byte key into out[at, at + 16). */
+  keyInto(term: number, out: Uint8Array, at: number): void;
+  /** Term `term`'s ordinals, ascending, at least one, all below eventCount (the freeze copies what it keeps). */
+  ordinals(term: number): Uint32Array;
+}
+
 export interface FreezeOptions {
   /** The hot chunk's reader (HotStore.reader() or openHotReader() of @strata/hot-store; any ChunkReader). */
   readonly hot: ChunkReader;
+  /**
+   * The hot chunk's term → ordinals lists (`hotTermOrdinals(hot)` of @strata/hot-store), taken as of
+   * `hot.ledgerOffsets()`. With them the freeze writes index.pack straight from the lists (no postings log, no
+   * regrouping) and checks them against the terms it derives from the payloads it writes (a digest of every
+   * posting: VERIFY_FAILED when they differ). Without them it derives and regroups the terms itself.
+   */
+  readonly termOrdinals?: ChunkTermOrdinals;
   /** Where events.pack and the manifest go. */
   readonly storage: Storage;
   /** Where index.pack and index.hash go (default `storage`). */
@@ -179,6 +204,7 @@ export interface FreezeSeams {
 
 interface Resolved {
   readonly hot: ChunkReader;
+  readonly termOrdinals: ChunkTermOrdinals | undefined;
   readonly storage: Storage;
   readonly indexStorage: Storage;
   readonly secret: Uint8Array;
@@ -200,6 +226,19 @@ function resolve(options: FreezeOptions): Resolved {
   ) {
     invalidArgument('hot', `expected a ChunkReader, got ${describeValue(hot)}`);
   }
+  const { termOrdinals } = options;
+  if (
+    termOrdinals !== undefined &&
+    (typeof termOrdinals !== 'object' ||
+      termOrdinals === null ||
+      !Number.isInteger(termOrdinals.termCount) ||
+      termOrdinals.termCount < 0 ||
+      !Number.isInteger(termOrdinals.eventCount) ||
+      typeof termOrdinals.keyInto !== 'function' ||
+      typeof termOrdinals.ordinals !== 'function')
+  ) {
+    invalidArgument('termOrdinals', `expected term → ordinals lists, got ${describeValue(termOrdinals)}`);
+  }
   checkStorage(options.storage, 'storage');
   const indexStorage = options.indexStorage ?? options.storage;
   checkStorage(indexStorage, 'indexStorage');
@@ -218,6 +257,7 @@ function resolve(options: FreezeOptions): Resolved {
   }
   return {
     hot,
+    termOrdinals,
     storage: options.storage,
     indexStorage,
     secret: copyOf(secret),
@@ -319,6 +359,11 @@ class ChunkBuild {
   private rawWriter: StorageWriter | undefined;
   private reader: ColdChunkReader | undefined;
   private partitions = 0;
+  /** The term keys by term id, 16 bytes each (after step 2): the table's, or the termOrdinals' ids. */
+  private keys: Uint8Array = new Uint8Array(0);
+  /** With termOrdinals: the postings derived from the payloads, and those of the lists (step 3 adds them). */
+  private readonly derived: PostingsDigest;
+  private readonly listed: PostingsDigest;
 
   constructor(
     private readonly o: Resolved,
@@ -327,6 +372,7 @@ class ChunkBuild {
   ) {
     this.chunkId = o.hot.chunkId;
     this.log = new PostingsLog(Math.floor(o.postingsMemoryBytes / 2), o.scratchDir, seams.logBlockEntries);
+    [this.derived, this.listed] = PostingsDigest.pair();
   }
 
   async run(): Promise<FreezeResult> {
@@ -334,13 +380,25 @@ class ChunkBuild {
     await this.seams.onStep?.('events');
     const offsets = this.o.hot.ledgerOffsets();
     const eventCount = offsets.eventCount;
+    const lists = this.o.termOrdinals;
+    if (lists !== undefined && lists.eventCount !== eventCount) {
+      invalidArgument('termOrdinals', `lists of ${lists.eventCount} events for a chunk of ${eventCount}`);
+    }
     const eventsSummary = await this.writeEvents(offsets);
     const eventsDone = performance.now();
 
     await this.seams.onStep?.('index-hash');
     const { mphfBytes, fingerprintOfTerm, slotOfTerm, fingerprintOfSlot, indexHashBytes } = await this.writeIndexHash();
     await this.seams.onStep?.('index-pack');
-    const indexSummary = await this.writeIndexPack(slotOfTerm, fingerprintOfSlot);
+    const indexSummary =
+      lists === undefined
+        ? await this.writeIndexPack(slotOfTerm, fingerprintOfSlot)
+        : await this.writeIndexPackFromLists(lists, slotOfTerm, fingerprintOfSlot);
+    if (lists !== undefined && !this.derived.equals(this.listed)) {
+      this.verifyFailed(
+        `the hot chunk's term lists hold ${this.listed.count} postings, its payloads' terms ${this.derived.count}, or other ones`,
+      );
+    }
     const spilledBytes = this.log.spilledBytes;
     await this.log.dispose();
     const indexDone = performance.now();
@@ -355,7 +413,7 @@ class ChunkBuild {
     this.reader = reader;
     const id = reader.identity;
     assert(
-      id.eventCount === eventCount && id.termCount === this.table.size && sameBytes(id.buildId, this.buildId),
+      id.eventCount === eventCount && id.termCount === this.keys.length / 16 && sameBytes(id.buildId, this.buildId),
       'the reopened files are the ones just written',
     );
     if (this.seams.skipVerify !== true) {
@@ -415,7 +473,8 @@ class ChunkBuild {
     if (this.seams.flipPayload !== undefined) flipStoredItemForTest(writer, this.seams.flipPayload);
     const termWords = new Uint32Array(MAX_TERMS_PER_EVENT * 4);
     const termBytes = new Uint8Array(termWords.buffer);
-    const { table, log } = this;
+    const { table, log, derived } = this;
+    const regroup = this.o.termOrdinals === undefined;
     for (let start = 0; start < eventCount; start += WINDOW_EVENTS) {
       const end = Math.min(eventCount, start + WINDOW_EVENTS);
       const events = await this.o.hot.fetchRange({ start, end });
@@ -437,6 +496,11 @@ class ChunkBuild {
         assert(terms >= 1, 'every event has a type term');
         const closing = writer.append(payload);
         if (closing !== undefined) await closing;
+        if (!regroup) {
+          // The lists give index.pack; the payloads' own terms only check them (step 3 compares the digests).
+          for (let t = 0; t < terms; t++) derived.add(derived.termHash(termWords, t * 4), ordinal);
+          continue;
+        }
         for (let t = 0; t < terms; t++) {
           const id = table.intern(termWords, t * 4);
           const spilling = log.push(t === 0 ? (id | EVENT_MARK) >>> 0 : id);
@@ -489,10 +553,17 @@ class ChunkBuild {
     fingerprintOfSlot: Uint32Array;
     indexHashBytes: number;
   }> {
-    const { table } = this;
-    table.sealed();
-    const termCount = table.size;
-    const keys = table.keyBytes();
+    const lists = this.o.termOrdinals;
+    let keys: Uint8Array;
+    if (lists === undefined) {
+      this.table.sealed();
+      keys = this.table.keyBytes();
+    } else {
+      keys = new Uint8Array(lists.termCount * TERM_KEY_BYTES);
+      for (let t = 0; t < lists.termCount; t++) lists.keyInto(t, keys, t * TERM_KEY_BYTES);
+    }
+    this.keys = keys;
+    const termCount = keys.length / TERM_KEY_BYTES;
     const routed = new Uint8Array(termCount * TERM_KEY_BYTES);
     const blinder = new SipHash128(this.o.secret);
     for (let t = 0; t < termCount; t++) blinder.hash(keys, t * 16, 16, routed, t * 16);
@@ -541,14 +612,7 @@ class ChunkBuild {
     const countOfSlot = new Uint32Array(termCount);
     for (let t = 0; t < termCount; t++) countOfSlot[slotOfTerm[t]!] = termCounts[t]!;
     const dropSlot = this.seams.dropOrdinalOfTerm === undefined ? -1 : slotOfTerm[this.seams.dropOrdinalOfTerm]!;
-    const writer = await PackfileWriter.create(this.o.indexStorage, this.names.indexPack, {
-      formatId: INDEX_PACK_FORMAT_ID,
-      itemsPerRecord: ITEMS_PER_RECORD,
-      codec: 'none',
-    });
-    this.writer = writer;
-    const encoder = new IndexItemWriter();
-    let item = new Uint8Array(64 * 1024);
+    const items = await this.openIndexPack();
     // A partition holds at most this many postings (or one slot, whatever its size): its first slots.
     const partitionPostings = Math.max(1, Math.floor(this.o.postingsMemoryBytes / 2 / 4));
     const partitionStarts: number[] = [];
@@ -605,18 +669,82 @@ class ChunkBuild {
       for (let s = 0; s < width; s++) {
         const slot = first + s;
         const lo = starts[s]! + (slot === dropSlot && starts[s + 1]! - starts[s]! > 1 ? 1 : 0);
-        const hi = starts[s + 1]!;
-        const size = FINGERPRINT_BYTES + encoder.plan(ordinals, lo, hi);
-        if (item.length < size) item = new Uint8Array(size * 2);
-        writeU32(item, 0, fingerprintOfSlot[slot]!);
-        encoder.write(ordinals, lo, hi, item, FINGERPRINT_BYTES);
-        const closing = writer.append(item.subarray(0, size));
+        const closing = items.append(fingerprintOfSlot[slot]!, ordinals, lo, starts[s + 1]!);
         if (closing !== undefined) await closing;
       }
     }
-    const summary = await writer.finish(encodeIndexAppData(this.buildId));
-    this.writer = undefined;
-    return summary.contentHash;
+    return items.finish();
+  }
+
+  /**
+   * Step 3 from termOrdinals: index.pack in slot order, each slot's item encoded from its term's list as the lists
+   * give it (one pass, nothing regrouped); every posting is added to the lists' digest, which run() compares with
+   * the digest of the payloads' own terms.
+   */
+  private async writeIndexPackFromLists(
+    lists: ChunkTermOrdinals,
+    slotOfTerm: Uint32Array,
+    fingerprintOfSlot: Uint32Array,
+  ): Promise<Uint8Array> {
+    const termCount = slotOfTerm.length;
+    const termOfSlot = new Uint32Array(termCount);
+    for (let t = 0; t < termCount; t++) termOfSlot[slotOfTerm[t]!] = t;
+    const dropSlot = this.seams.dropOrdinalOfTerm === undefined ? -1 : slotOfTerm[this.seams.dropOrdinalOfTerm]!;
+    const items = await this.openIndexPack();
+    const words = new Uint32Array(this.keys.buffer, this.keys.byteOffset, this.keys.length / 4);
+    const { listed } = this;
+    const end = lists.eventCount;
+    this.partitions = 1;
+    for (let slot = 0; slot < termCount; slot++) {
+      const t = termOfSlot[slot]!;
+      const ordinals = lists.ordinals(t);
+      if (!(ordinals instanceof Uint32Array) || ordinals.length === 0) {
+        this.verifyFailed(`the hot lists give term ${this.termHex(t)} ${describeValue(ordinals)}`);
+      }
+      const termHash = listed.termHash(words, t * 4);
+      let previous = -1;
+      for (let i = 0; i < ordinals.length; i++) {
+        const ordinal = ordinals[i]!;
+        if (ordinal <= previous || ordinal >= end) {
+          this.verifyFailed(`the hot lists' term ${this.termHex(t)} holds ordinal ${ordinal} after ${previous}`);
+        }
+        listed.add(termHash, ordinal);
+        previous = ordinal;
+      }
+      const lo = slot === dropSlot && ordinals.length > 1 ? 1 : 0;
+      const closing = items.append(fingerprintOfSlot[slot]!, ordinals, lo, ordinals.length);
+      if (closing !== undefined) await closing;
+    }
+    return items.finish();
+  }
+
+  /** index.pack's writer, and how items go into it: `fingerprint ‖ codec ‖ list or bitmap` of values[lo, hi). */
+  private async openIndexPack(): Promise<{
+    append(fingerprint: number, values: Uint32Array, lo: number, hi: number): Promise<void> | undefined;
+    finish(): Promise<Uint8Array>;
+  }> {
+    const writer = await PackfileWriter.create(this.o.indexStorage, this.names.indexPack, {
+      formatId: INDEX_PACK_FORMAT_ID,
+      itemsPerRecord: ITEMS_PER_RECORD,
+      codec: 'none',
+    });
+    this.writer = writer;
+    const encoder = new IndexItemWriter();
+    let item = new Uint8Array(64 * 1024);
+    return {
+      append: (fingerprint, values, lo, hi) => {
+        const size = FINGERPRINT_BYTES + encoder.plan(values, lo, hi);
+        if (item.length < size) item = new Uint8Array(size * 2);
+        writeU32(item, 0, fingerprint);
+        encoder.write(values, lo, hi, item, FINGERPRINT_BYTES);
+        return writer.append(item.subarray(0, size));
+      },
+      finish: async () => {
+        const summary = await writer.finish(encodeIndexAppData(this.buildId));
+        this.writer = undefined;
+        return summary.contentHash;
+      },
+    };
   }
 
   /**
@@ -675,7 +803,8 @@ class ChunkBuild {
     }
     const termOfSlot = new Uint32Array(termCount);
     for (let t = 0; t < termCount; t++) termOfSlot[slotOfTerm[t]!] = t;
-    const keys = this.table.keyBytes();
+    const keys = this.keys;
+    const lists = this.o.termOrdinals;
     const window = { start: 0, end: eventCount };
     const cold = new Uint32Array(DECODE_MAX_ORDINALS);
     const hot = new Uint32Array(DECODE_MAX_ORDINALS + 1);
@@ -688,7 +817,7 @@ class ChunkBuild {
         const t = termOfSlot[slot]!;
         batchKeys.push(keys.subarray(t * 16, t * 16 + 16));
       }
-      batch = await this.o.hot.lookupTerms(batchKeys, window);
+      batch = lists === undefined ? await this.o.hot.lookupTerms(batchKeys, window) : batchKeys.map(() => undefined);
       batchFirst = first;
     };
     let slot = 0;
@@ -711,7 +840,8 @@ class ChunkBuild {
               { file: this.names.indexPack, field: `slot ${slot}` },
             );
           }
-          this.compareTerm(payload, at, end, batch[slot - batchFirst], t, slot, eventCount, cold, hot);
+          const expected = lists === undefined ? batch[slot - batchFirst] : lists.ordinals(t);
+          this.compareTerm(payload, at, end, expected, t, slot, eventCount, cold, hot);
           at = end;
         }
       },
@@ -728,7 +858,7 @@ class ChunkBuild {
     payload: Uint8Array,
     from: number,
     to: number,
-    bitmap: ReadonlyBitmap | undefined,
+    expected: ReadonlyBitmap | Uint32Array | undefined,
     t: number,
     slot: number,
     eventCount: number,
@@ -747,9 +877,27 @@ class ChunkBuild {
       if (problem !== undefined) this.verifyFailed(`slot ${slot}: ${problem}`);
       size = portableCardinality(payload, body);
     }
-    if (bitmap === undefined)
+    if (expected === undefined)
       this.verifyFailed(`term ${this.termHex(t)} is in the chunk's events but not in the hot index`);
     let differs: boolean;
+    if (expected instanceof Uint32Array) {
+      // The term's list (termOrdinals, already checked against the payloads' terms): equal to the item's ordinals.
+      if (expected.length !== size) {
+        this.verifyFailed(
+          `term ${this.termHex(t)}: index.pack holds ${size} ordinals, the hot lists ${expected.length}`,
+        );
+      }
+      if (size <= DECODE_MAX_ORDINALS) {
+        differs = !list && decodePortable(payload, body, cold) !== size;
+        for (let k = 0; k < size && !differs; k++) differs = cold[k] !== expected[k];
+      } else {
+        const view = RoaringBitmap32.unsafeFrozenView(payload.subarray(body, to), 'unsafe_frozen_portable');
+        differs = view.size !== size || view.andCardinality(new RoaringBitmap32(expected)) !== size;
+      }
+      if (differs) this.verifyFailed(`term ${this.termHex(t)}: index.pack and the hot lists hold different ordinals`);
+      return;
+    }
+    const bitmap = expected;
     if (size <= DECODE_MAX_ORDINALS) {
       differs = !list && decodePortable(payload, body, cold) !== size;
       // One native call: the hot term's first size + 1 ordinals. Equal sets over the window have the same first
@@ -775,7 +923,7 @@ class ChunkBuild {
 
   /** Term id `t`'s key in hex, for messages. */
   private termHex(t: number): string {
-    return hex(this.table.keyBytes().subarray(t * 16, t * 16 + 16));
+    return hex(this.keys.subarray(t * 16, t * 16 + 16));
   }
 
   /** Opens `name` as a pack of `formatId` on its own (not the returned reader's) and visits its records in order. */
