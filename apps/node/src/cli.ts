@@ -21,6 +21,14 @@ import { NodeError } from './errors.js';
 import { coldChunkIds, DEFAULT_RETENTION_LEDGERS, isFrozen } from './event-chunks.js';
 import { GENERATOR_PASSPHRASE, type NodeSource } from './generator-source.js';
 import { StrataNode } from './node.js';
+import {
+  createRpcServer,
+  DEFAULT_RPC_CONFIG,
+  loadRpcConfigFile,
+  nodeRpcBackend,
+  RecentLedgers,
+  rpcConfigFrom,
+} from './rpc/index.js';
 import { verifyDataDir } from './verify.js';
 
 const usageError = usageErrorFactory(NodeError);
@@ -36,6 +44,8 @@ interface CommonFlags {
   eventsPerLedger?: number;
   accounts?: number;
   contracts?: number;
+  closeEveryMs?: number;
+  fsync: boolean;
 }
 
 interface IngestFlags extends CommonFlags {
@@ -70,7 +80,16 @@ function sourceOptions(command: Command): Command {
       integerOption(0, 100_000),
     )
     .option('--accounts <n>', 'generator: accounts (default 1000)', integerOption(0, 1_000_000))
-    .option('--contracts <n>', 'generator: contracts (default 20)', integerOption(1, 100_000));
+    .option('--contracts <n>', 'generator: contracts (default 20)', integerOption(1, 100_000))
+    .option(
+      '--no-fsync',
+      'do not fsync the ledger state on every ledger: crash-safe (atomic renames) but not power-cut-safe; faster',
+    )
+    .option(
+      '--close-every-ms <ms>',
+      'generator: after the first --ledgers, keep closing one ledger every <ms> (start only; default: the source ends)',
+      integerOption(10, 3_600_000),
+    );
 }
 
 /** The node's source and passphrase from the flags (`generator` needs --ledgers). */
@@ -86,6 +105,7 @@ function sourceOf(flags: CommonFlags): { source: NodeSource; networkPassphrase: 
       ...(flags.eventsPerLedger === undefined ? {} : { eventsPerLedger: flags.eventsPerLedger }),
       ...(flags.accounts === undefined ? {} : { accounts: flags.accounts }),
       ...(flags.contracts === undefined ? {} : { contracts: flags.contracts }),
+      ...(flags.closeEveryMs === undefined ? {} : { closeEveryMs: flags.closeEveryMs }),
     },
     networkPassphrase: flags.networkPassphrase ?? GENERATOR_PASSPHRASE,
   };
@@ -97,6 +117,7 @@ async function openNode(flags: CommonFlags, log: ReturnType<typeof logger>) {
     source,
     log,
     retentionLedgers: flags.retentionLedgers,
+    fsync: flags.fsync,
     ...(networkPassphrase === undefined ? {} : { networkPassphrase }),
   });
   return { node, source };
@@ -131,17 +152,18 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
       .command('start')
       .description(
         'follow the source: ingest what it holds, then wait for new ledgers (a growing stream file, folder or lake) ' +
-          'and ingest them as they appear, until SIGINT or SIGTERM. The JSON-RPC server is not built yet.',
+          'and ingest them as they appear, serving Stellar RPC (JSON-RPC 2.0) meanwhile, until SIGINT or SIGTERM.',
       ),
   )
-    .option('--listen <address>', 'where the JSON-RPC server will listen (accepted; the server is not built yet)')
+    .option('--listen <address>', 'where the JSON-RPC server listens, host:port (default 127.0.0.1:8000)')
+    .option('--rpc-config <file>', 'JSON-RPC settings, a TOML or JSON file (README: "JSON-RPC"); flags win')
     .option(
       '--poll-ms <ms>',
       'how often to look for new ledgers when no change is seen',
       integerOption(10, 600_000),
       1000,
     )
-    .action(async (flags: CommonFlags & { listen?: string; pollMs: number }) => {
+    .action(async (flags: StartFlags) => {
       await startCommand(flags, io);
     });
   program
@@ -206,21 +228,41 @@ async function ingestCommand(flags: IngestFlags, io: CliIo): Promise<void> {
   }
 }
 
-async function startCommand(flags: CommonFlags & { listen?: string; pollMs: number }, io: CliIo): Promise<void> {
+type StartFlags = CommonFlags & { listen?: string; rpcConfig?: string; pollMs: number };
+
+async function startCommand(flags: StartFlags, io: CliIo): Promise<void> {
   const log = logger(io.stderr);
-  if (flags.listen !== undefined)
-    log.warn({ listen: flags.listen }, 'the JSON-RPC server is not built yet; not listening');
+  // The settings are checked before anything opens: a bad file or address fails at once.
+  const base = flags.rpcConfig === undefined ? DEFAULT_RPC_CONFIG : loadRpcConfigFile(flags.rpcConfig);
+  const config = rpcConfigFrom(
+    {
+      ...(flags.listen === undefined ? {} : { listen: flags.listen }),
+      ledgerRetentionWindow: flags.retentionLedgers,
+    },
+    base,
+  );
   const { node, source } = await openNode(flags, log);
+  const ledgers = new RecentLedgers();
+  const backend = nodeRpcBackend(node, ledgers);
+  const server = createRpcServer({ backend, config, logger: log });
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    await node.follow(source, { signal: stop.signal, pollMs: flags.pollMs });
+    const { url } = await server.listen();
+    log.info({ url, nextLedger: node.nextLedger }, 'serving JSON-RPC');
+    await node.follow(source, {
+      signal: stop.signal,
+      pollMs: flags.pollMs,
+      onLedger: (_ledger, _summary, committed) => ledgers.record(committed.bytes, committed.header),
+    });
     log.info({ nextLedger: node.nextLedger }, 'stopped');
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await server.close();
+    await backend.close();
     await node.close();
   }
 }

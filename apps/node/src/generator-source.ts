@@ -17,6 +17,7 @@ import { assert } from '@strata/base';
 import { CONFIG_SETTING_ID, encodeLedgerKey, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry, readU32 } from '@strata/ledger-key';
 import {
   extractLedger,
+  GENERATOR_LIMITS,
   type GeneratorOptions,
   generateNetwork,
   type LedgerCloseMetaRecord,
@@ -57,6 +58,11 @@ export interface GeneratorSource {
   readonly eventsPerLedger?: number;
   readonly accounts?: number;
   readonly contracts?: number;
+  /**
+   * Keep closing ledgers after the first `ledgers`: one every `closeEveryMs` milliseconds, as a network does, until
+   * the ingest's signal aborts (`strata start`'s demo network). Without it the source ends after `ledgers`.
+   */
+  readonly closeEveryMs?: number;
 }
 
 /** What the node reads ledgers from: a path (stream file, folder of stream files, SEP-54 lake) or the generator. */
@@ -109,7 +115,12 @@ export function* generatorRecords(
   range: { readonly from?: number; readonly to?: number } = {},
 ): Generator<LedgerCloseMetaRecord> {
   let record = 0;
-  for (const generated of generateNetwork(generatorOptions(source, networkPassphrase))) {
+  // An open-ended source generates as far as the generator goes; pacedGeneratorRecords spaces out the ledgers.
+  const options = generatorOptions(
+    source.closeEveryMs === undefined ? source : { ...source, ledgers: GENERATOR_LIMITS.maxLedger - 1 },
+    networkPassphrase,
+  );
+  for (const generated of generateNetwork(options)) {
     const ledgerSeq = generated.sequence;
     if (range.to !== undefined && ledgerSeq > range.to) return;
     if (range.from === undefined || ledgerSeq >= range.from) {
@@ -117,6 +128,47 @@ export function* generatorRecords(
     }
     record++;
   }
+}
+
+/**
+ * generatorRecords of an open-ended source (`closeEveryMs`): ledgers 2 .. 1 + `ledgers` at once, then one every
+ * `closeEveryMs`, measured from when the previous one was handed over (the ingest's own time counts), until `signal`
+ * aborts. A closed source (no `closeEveryMs`) is generatorRecords as it is.
+ */
+export async function* pacedGeneratorRecords(
+  source: GeneratorSource,
+  networkPassphrase: string,
+  range: { readonly from?: number; readonly to?: number },
+  signal: AbortSignal | undefined,
+): AsyncGenerator<LedgerCloseMetaRecord> {
+  const everyMs = source.closeEveryMs;
+  const lastAtOnce = 1 + source.ledgers;
+  let handedOver = 0;
+  for (const record of generatorRecords(source, networkPassphrase, range)) {
+    if (everyMs !== undefined && record.ledgerSeq > lastAtOnce) {
+      const wait = handedOver + everyMs - performance.now();
+      if (wait > 0 && !(await sleepUnlessAborted(wait, signal))) return;
+    }
+    if (signal?.aborted === true) return;
+    handedOver = performance.now();
+    yield record;
+  }
+}
+
+/** Waits `ms`; false when `signal` aborted first. */
+function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**

@@ -29,4 +29,20 @@ export {
   type StartupPhase,
   StrataNode,
 } from './node.js';
+export {
+  createRpcServer,
+  DEFAULT_RPC_CONFIG,
+  loadRpcConfigFile,
+  type NodeRpcBackend,
+  nodeRpcBackend,
+  RecentLedgers,
+  RPC_CODE,
+  type RpcBackend,
+  type RpcConfig,
+  RpcError,
+  RpcErrorCode,
+  type RpcServer,
+  type RpcServerOptions,
+  rpcConfigFrom,
+} from './rpc/index.js';
 export { type VerifyReport, verifyDataDir } from './verify.js';
