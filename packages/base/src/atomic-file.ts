@@ -12,6 +12,12 @@ import { threadId } from 'node:worker_threads';
 /** Options of a commit. */
 export interface CommitOptions {
   /**
+   * fsync the file before the rename (default true). false keeps the write atomic against a crash of the process
+   * (the rename replaces the old file whole, from the page cache) but not against a power cut: for callers whose
+   * data can be rebuilt, or that make it durable later themselves. false also skips the directory fsync.
+   */
+  readonly fsync?: boolean;
+  /**
    * fsync the directory after the rename, which makes the new name durable (default true). A writer that commits
    * many files into one directory may pass false and call `fsyncDirectory` once at the end.
    */
@@ -57,10 +63,11 @@ export class AtomicFile {
   }
 
   async commit(options: CommitOptions = {}): Promise<void> {
-    await this.handle.sync();
+    const fsync = options.fsync !== false;
+    if (fsync) await this.handle.sync();
     await this.handle.close();
     await rename(this.tempPath, this.path);
-    if (options.fsyncDirectory !== false) await fsyncDirectory(dirname(this.path));
+    if (fsync && options.fsyncDirectory !== false) await fsyncDirectory(dirname(this.path));
   }
 
   /** Deletes the temporary file; never throws (it is called on paths that are already failing). */
@@ -91,10 +98,11 @@ export class AtomicFileSync {
   }
 
   commit(options: CommitOptions = {}): void {
-    fsyncSync(this.fd);
+    const fsync = options.fsync !== false;
+    if (fsync) fsyncSync(this.fd);
     closeSync(this.fd);
     renameSync(this.tempPath, this.path);
-    if (options.fsyncDirectory !== false) fsyncDirectorySync(dirname(this.path));
+    if (fsync && options.fsyncDirectory !== false) fsyncDirectorySync(dirname(this.path));
   }
 
   abort(): void {
@@ -107,7 +115,7 @@ export class AtomicFileSync {
   }
 }
 
-/** Writes a whole file atomically (temp, fsync, rename, directory fsync). */
+/** Writes a whole file atomically (temp, fsync, rename, directory fsync; see CommitOptions). */
 export async function writeFileAtomic(path: string, bytes: Uint8Array, options: CommitOptions = {}): Promise<void> {
   const file = await AtomicFile.create(path);
   try {

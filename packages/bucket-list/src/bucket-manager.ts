@@ -597,7 +597,7 @@ export class BucketManager {
     try {
       if (this.fsync) fsyncDirectorySync(this.bucketsDir);
       const bytes = new TextEncoder().encode(serializeHistoryArchiveState(this.historyArchiveState()));
-      writeFileAtomicSync(path, bytes, { fsyncDirectory: this.fsync });
+      writeFileAtomicSync(path, bytes, { fsync: this.fsync });
     } catch (error) {
       throw ioError(error, path, 'write state');
     }

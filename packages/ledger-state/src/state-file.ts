@@ -31,7 +31,7 @@ export interface StateFile {
 export function writeStateFile(dir: string, state: StateFile, fsync: boolean): void {
   const path = join(dir, STATE_FILE_NAME);
   try {
-    writeFileAtomicSync(path, Buffer.from(`${JSON.stringify(state, null, 2)}\n`), { fsyncDirectory: fsync });
+    writeFileAtomicSync(path, Buffer.from(`${JSON.stringify(state, null, 2)}\n`), { fsync });
   } catch (error) {
     throw new LedgerStateError('IO', `cannot write ${STATE_FILE_NAME}`, { file: path, cause: error });
   }
