@@ -5,7 +5,11 @@ import { defineProject } from 'vitest/config';
 
 export const sourceConditions = ['strata-source'];
 
-export function strataProject(name: string) {
+/**
+ * `alone`: the project's files run after every other project's, one at a time (sequence group 1, one worker): for
+ * suites that probe the kernel's view of this process's memory and fail their self-test beside other test load.
+ */
+export function strataProject(name: string, options: { readonly alone?: boolean } = {}) {
   return defineProject({
     resolve: { conditions: sourceConditions },
     ssr: { resolve: { conditions: sourceConditions, externalConditions: sourceConditions } },
@@ -16,6 +20,7 @@ export function strataProject(name: string) {
       // Real files, real native addons: give slow machines room, but no test should depend on it.
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      ...(options.alone === true ? { sequence: { groupOrder: 1 }, maxWorkers: 1 } : {}),
     },
   });
 }

@@ -1,3 +1,4 @@
 import { strataProject } from '../../vitest.shared.ts';
 
-export default strataProject('vm-memory');
+// After the other projects, alone: its page-table self-tests fail beside other suites' load.
+export default strataProject('vm-memory', { alone: true });
