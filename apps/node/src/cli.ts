@@ -243,6 +243,9 @@ async function startCommand(flags: StartFlags, io: CliIo): Promise<void> {
   );
   const { node, source } = await openNode(flags, log);
   const ledgers = new RecentLedgers();
+  // The ledger the node stopped at answers getLatestLedger at once (README "Data directory": latest-ledger.xdr).
+  const restored = node.restoredLedger;
+  if (restored !== undefined) ledgers.record(restored.bytes, restored.header);
   const backend = nodeRpcBackend(node, ledgers);
   const server = createRpcServer({ backend, config, logger: log });
   const stop = new AbortController();

@@ -40,6 +40,12 @@ export interface DataDirLayout {
   readonly stateDir: string;
   readonly hotDir: string;
   readonly coldDir: string;
+  /**
+   * The LedgerCloseMeta XDR of the ledger node.json's position names, written beside each position (atomic, not
+   * fsynced: a cache). At startup it is used only when it is that ledger (sequence and header hash): getLatestLedger
+   * answers right after a restart instead of waiting for the next ledger.
+   */
+  readonly latestLedgerFile: string;
 }
 
 export function dataDirLayout(root: string): DataDirLayout {
@@ -49,6 +55,7 @@ export function dataDirLayout(root: string): DataDirLayout {
     stateDir: join(root, 'state'),
     hotDir: join(root, 'events', 'hot'),
     coldDir: join(root, 'events', 'cold'),
+    latestLedgerFile: join(root, 'latest-ledger.xdr'),
   };
 }
 

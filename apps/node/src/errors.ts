@@ -12,6 +12,8 @@ export const NodeErrorCode = {
   WRONG_NETWORK: 'WRONG_NETWORK',
   /** node.json was written by another format version of the node. */
   FORMAT_VERSION: 'FORMAT_VERSION',
+  /** Another node (another process, or this one) has the data directory open: its `lock` names the holder. */
+  DATA_DIR_LOCKED: 'DATA_DIR_LOCKED',
   /** The data directory cannot be used: node.json unreadable or contradicting the stores. */
   BAD_DATA_DIR: 'BAD_DATA_DIR',
   /** The source skips a ledger: the record after ledger N is not N + 1 (`ledger`: the first one missing). */

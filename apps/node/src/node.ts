@@ -5,9 +5,9 @@
 //
 // Concurrency: one StrataNode per data directory and process, used from one async caller at a time (ingest and
 // close are not reentrant). Durability: see the README; nothing in here is visible half-written after a crash.
-import { existsSync, mkdirSync, renameSync, rmSync, watch } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, watch } from 'node:fs';
 import { dirname } from 'node:path';
-import { fsyncDirectorySync } from '@strata/base';
+import { fsyncDirectorySync, writeFileAtomicSync } from '@strata/base';
 import type { logger as makeLogger } from '@strata/cli-kit';
 import type { OpenedChunk } from '@strata/cold-store';
 import { chunkIdOfLedger, chunkLastLedger, encodePayload } from '@strata/events';
@@ -26,6 +26,7 @@ import {
   readNodeFile,
   writeNodeFile,
 } from './data-dir.js';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { NodeError } from './errors.js';
 import {
   DEFAULT_RETENTION_LEDGERS,
@@ -115,7 +116,13 @@ export class StrataNode {
   readonly #log: Logger | undefined;
   /** Header hashes (hex) of the last ledgers seen, to record a position and check the chain. */
   readonly #hashes = new Map<number, string>();
+  /** LedgerCloseMeta bytes of the same ledgers, to write latest-ledger.xdr beside a position. */
+  readonly #metas = new Map<number, Uint8Array>();
+  /** The position's ledger as latest-ledger.xdr held it at startup (undefined when absent or not that ledger). */
+  readonly #restored: CommittedLedger | undefined;
   #closed = false;
+  /** The data directory's lock, released by close (undefined only while open() runs). */
+  #lock: DataDirLock | undefined;
   /** Background freezes in flight by chunk id (close waits for them; retention leaves their chunks alone). */
   readonly #freezes = new Map<number, Promise<unknown>>();
   readonly #retentionLedgers: number;
@@ -143,7 +150,13 @@ export class StrataNode {
     if (file.position !== null) this.#hashes.set(file.position.ledger, file.position.hash);
     const ledger = Math.min(state.ledger, hotLedger);
     if (file.position !== null && file.position.ledger === ledger) {
-      this.#latest = { ledger, hash: file.position.hash, closeTime: undefined, protocolVersion: state.protocolVersion };
+      this.#restored = readLatestLedgerFile(layout, file.position, log);
+      this.#latest = {
+        ledger,
+        hash: file.position.hash,
+        closeTime: this.#restored === undefined ? undefined : Number(this.#restored.header.closeTime),
+        protocolVersion: state.protocolVersion,
+      };
     }
   }
 
@@ -166,11 +179,33 @@ export class StrataNode {
         field: 'retentionLedgers',
       });
     }
-    const verify = options.verify ?? !isGeneratorSource(options.source);
     const layout = dataDirLayout(dataDir);
+    // One node per data directory (data-dir-lock.ts): taken before anything is read or written (a new directory:
+    // as soon as its node.json made it).
+    let lock = existsSync(layout.root) ? lockDataDir(layout.root) : undefined;
+    try {
+      const node = await StrataNode.#openLocked(layout, options, retentionLedgers, () => {
+        lock ??= lockDataDir(layout.root);
+      });
+      node.#lock = lock;
+      return node;
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+  }
+
+  static async #openLocked(
+    layout: DataDirLayout,
+    options: NodeOptions & { readonly source?: NodeSource },
+    retentionLedgers: number,
+    takeLock: () => void,
+  ): Promise<StrataNode> {
+    const verify = options.verify ?? !isGeneratorSource(options.source);
     let file = readNodeFile(layout);
     if (file === undefined) file = await initDataDir(layout, options);
     else checkNetwork(layout, file, options.networkPassphrase);
+    takeLock();
     if (!existsSync(`${layout.stateDir}/${STATE_FILE_NAME}`)) await createGenesisState(layout, file, options);
     const log = options.log;
     const phases: StartupPhase[] = [];
@@ -255,6 +290,15 @@ export class StrataNode {
    */
   get latestLedger(): LatestLedger | undefined {
     return this.#latest;
+  }
+
+  /**
+   * The newest ledger every store held at startup, its LedgerCloseMeta and header as latest-ledger.xdr kept them
+   * (undefined when the file is missing or names another ledger, e.g. after a kill between two positions): what an RPC
+   * server's recent ledgers start from.
+   */
+  get restoredLedger(): CommittedLedger | undefined {
+    return this.#restored;
   }
 
   /** The ledger-state (BucketList + Soroban state) reader, as `state`: read it between two ingested ledgers. */
@@ -386,7 +430,7 @@ export class StrataNode {
         }
         if (ledger > this.#hotLedger) counts.events += this.#ingestEvents(ledger, extract);
         const hash = Buffer.from(extract.header.ledgerHash).toString('hex');
-        this.#rememberHash(ledger, hash);
+        this.#rememberHash(ledger, hash, record.bytes);
         this.#latest = {
           ledger,
           hash,
@@ -457,8 +501,12 @@ export class StrataNode {
     } finally {
       this.#hot?.close();
       this.#hot = undefined;
-      await Promise.all(this.#freezes.values());
-      await this.#state.close();
+      try {
+        await Promise.all(this.#freezes.values());
+        await this.#state.close();
+      } finally {
+        this.#lock?.release();
+      }
     }
   }
 
@@ -475,10 +523,12 @@ export class StrataNode {
     }
   }
 
-  #rememberHash(ledger: number, hash: string): void {
+  #rememberHash(ledger: number, hash: string, meta: Uint8Array): void {
     this.#hashes.set(ledger, hash);
+    this.#metas.set(ledger, meta);
     // Keep the last two: a position is min(state, hot), at most one ledger behind the newest.
     for (const key of this.#hashes.keys()) if (key < ledger - 1) this.#hashes.delete(key);
+    for (const key of this.#metas.keys()) if (key < ledger - 1) this.#metas.delete(key);
   }
 
   /** Writes ledger L's events into L's hot chunk (opening a new chunk at a boundary); returns their count. */
@@ -498,18 +548,7 @@ export class StrataNode {
           this.#freezeInBackground(finished.chunkId);
         }
       }
-      const closedAt = Number(extract.header.closeTime);
-      const payloads = extract.events.map((event) =>
-        encodePayload({
-          txHash: event.txHash,
-          ledger,
-          txIndex: event.tx,
-          opIndex: event.op,
-          ledgerClosedAt: closedAt,
-          eventIndex: event.eventIndex,
-          contractEvent: event.xdr,
-        }),
-      );
+      const payloads = eventPayloads(ledger, extract);
       this.#hot.ingestLedger(ledger, payloads);
       this.#hotLedger = ledger;
       return payloads.length;
@@ -545,6 +584,14 @@ export class StrataNode {
     if (hash === undefined || ledger === this.#file.position?.ledger) return;
     this.#file = { ...this.#file, position: { ledger, hash } };
     writeNodeFile(this.layout, this.#file);
+    const meta = this.#metas.get(ledger);
+    if (meta === undefined) return;
+    try {
+      writeFileAtomicSync(this.layout.latestLedgerFile, meta, { fsync: false });
+    } catch (error) {
+      // A cache: without it a restart answers getLatestLedger from the next ledger on.
+      this.#log?.warn({ err: error, file: this.layout.latestLedgerFile }, 'cannot write latest-ledger.xdr');
+    }
   }
 
   /**
@@ -645,6 +692,22 @@ export interface LatestLedger {
   readonly protocolVersion: number;
 }
 
+/** Ledger `ledger`'s contract events as the events tiers store them (@strata/events payloads, in event-id order). */
+export function eventPayloads(ledger: number, extract: LedgerExtract): Uint8Array[] {
+  const closedAt = Number(extract.header.closeTime);
+  return extract.events.map((event) =>
+    encodePayload({
+      txHash: event.txHash,
+      ledger,
+      txIndex: event.tx,
+      opIndex: event.op,
+      ledgerClosedAt: closedAt,
+      eventIndex: event.eventIndex,
+      contractEvent: event.xdr,
+    }),
+  );
+}
+
 /** The first node.json of a new data directory (the source must start at ledger 2, the network's genesis). */
 async function initDataDir(layout: DataDirLayout, options: NodeOptions & { readonly source?: NodeSource }) {
   const passphrase = options.networkPassphrase;
@@ -737,6 +800,28 @@ function reopenHot(layout: DataDirLayout, file: NodeFile): { hot: HotStore | und
     throw new NodeError('EVENTS_FAILED', `cannot reopen the hot chunk: ${error.message}`, { cause: error });
   }
   return { hot, hotLedger };
+}
+
+/** latest-ledger.xdr when it holds the ledger `position` names (sequence and header hash), else undefined. */
+function readLatestLedgerFile(
+  layout: DataDirLayout,
+  position: { readonly ledger: number; readonly hash: string },
+  log: Logger | undefined,
+): CommittedLedger | undefined {
+  if (!existsSync(layout.latestLedgerFile)) return undefined;
+  try {
+    const bytes = new Uint8Array(readFileSync(layout.latestLedgerFile));
+    const { header } = extractLedger(bytes);
+    if (header.ledgerSeq !== position.ledger || Buffer.from(header.ledgerHash).toString('hex') !== position.hash) {
+      return undefined;
+    }
+    return { bytes, header };
+  } catch (error) {
+    // Unreadable or not a LedgerCloseMeta (a torn copy from a crashed writer cannot be: the write is atomic).
+    if (!(error instanceof LedgerMetaError) && !(error instanceof Error && 'errno' in error)) throw error;
+    log?.warn({ err: error, file: layout.latestLedgerFile }, 'latest-ledger.xdr is unreadable; ignored');
+    return undefined;
+  }
 }
 
 function extractOf(record: LedgerCloseMetaRecord): LedgerExtract {

@@ -9,6 +9,7 @@
 // 3. getEvents over the whole stream, a contract filter, and paged 5 at a time through cursors, equals the oracle's
 //    events ledger by ledger, ids ascending; getEventsV2 paged to the end both ways equals the same list;
 // 4. once the chunk is frozen, the same requests are served from the cold tier with the same answers.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, rpc, xdr } from '@stellar/stellar-sdk';
 import { extractLedger } from '@strata/ledger-meta';
@@ -296,5 +297,44 @@ describeWithFixtures('rpc.Server of @stellar/stellar-sdk against a node over a c
       await backend.close();
       await node.close();
     }
+  });
+
+  it('answers getLatestLedger right after a restart, from the latest-ledger.xdr the node kept beside its position', async () => {
+    const source = fixturePath(...STREAM);
+    const last = streamOracle(source).ledgers.at(-1)!;
+    const records = [...streamRecords(source)];
+    const dataDir = join(tempDir('rpc-restart'), 'data');
+    const first = await StrataNode.open(dataDir, { source, networkPassphrase: PASSPHRASE });
+    await first.ingest(source);
+    await first.close();
+    // What `strata start` does at startup: the restored ledger seeds the recent ledgers.
+    const node = await StrataNode.open(dataDir, { source });
+    const restored = node.restoredLedger;
+    expect(restored?.header.ledgerSeq).toBe(last.ledger);
+    expect(Buffer.from(restored!.bytes).equals(Buffer.from(records.at(-1)!))).toBe(true);
+    expect(node.latestLedger?.closeTime).toBe(last.closeTime);
+    const ledgers = new RecentLedgers();
+    ledgers.record(restored!.bytes, restored!.header);
+    const backend = nodeRpcBackend(node, ledgers);
+    const server = createRpcServer({ backend, config: { listen: '127.0.0.1:0' } });
+    try {
+      const { url } = await server.listen();
+      const latest = await new rpc.Server(url, { allowHttp: true }).getLatestLedger();
+      expect(latest).toMatchObject({ id: last.hash, sequence: last.ledger });
+    } finally {
+      await server.close();
+      await backend.close();
+      await node.close();
+    }
+    // A file of another ledger (a kill between two positions leaves one) or garbage is not used, and not an error.
+    writeFileSync(join(dataDir, 'latest-ledger.xdr'), records.at(-2)!);
+    const stale = await StrataNode.open(dataDir, { source });
+    expect(stale.restoredLedger).toBeUndefined();
+    await stale.close();
+    writeFileSync(join(dataDir, 'latest-ledger.xdr'), new Uint8Array(100).fill(7));
+    const garbage = await StrataNode.open(dataDir, { source });
+    expect(garbage.restoredLedger).toBeUndefined();
+    expect(garbage.latestLedger?.ledger).toBe(last.ledger);
+    await garbage.close();
   });
 });
