@@ -28,11 +28,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type BenchSession, measurePeakRss, quickMode, runBench, summarize } from '@strata/bench';
+import { BucketOutput, freshLiveEntries } from '@strata/bucket-list';
 import { logger } from '@strata/cli-kit';
 import { chunkFirstLedger, chunkIdOfLedger, chunkLastLedger } from '@strata/events';
 import { HotStore } from '@strata/hot-store';
 import { extractLedger } from '@strata/ledger-meta';
-import { LedgerState } from '@strata/ledger-state';
+import { genesisEntries, LedgerState } from '@strata/ledger-state';
 import { chunkLedgers, templatePayloads } from '../../../packages/hot-store/bench/pubnet-like.js';
 import { writePopulationState } from '../../../packages/ledger-state/bench/population-data.js';
 import {
@@ -378,10 +379,19 @@ async function startupData(): Promise<StartupData> {
   const written = writePopulationState(archive, { dataKeys: DATA_KEYS, codes: CODES, seed: 11 });
   // The position: the last ledger of the chunk that holds the archive's ledger, so that chunk is full.
   const hasPath = join(archive, 'has.json');
-  const has = JSON.parse(readFileSync(hasPath, 'utf8')) as { currentLedger: number };
+  const has = JSON.parse(readFileSync(hasPath, 'utf8')) as {
+    currentLedger: number;
+    currentBuckets: { snap: string }[];
+  };
   const chunkId = chunkIdOfLedger(has.currentLedger);
   const ledger = chunkLastLedger(chunkId);
   has.currentLedger = ledger;
+  // The network's settings (the population data has none; the Soroban state needs the memory cost model): a test
+  // genesis's entries as level 0's snap bucket.
+  const settings = new BucketOutput(join(archive, 'buckets'), 'live', 23, { fsync: false });
+  const genesis = genesisEntries({ networkPassphrase: STARTUP_PASSPHRASE, protocolVersion: 23 });
+  for (const record of freshLiveEntries(23, { init: genesis, live: [], dead: [] })) settings.put(record);
+  has.currentBuckets[0]!.snap = settings.finish().hash;
   const state = await LedgerState.fromHistoryArchive(
     layout.stateDir,
     {
