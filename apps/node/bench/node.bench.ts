@@ -19,6 +19,7 @@
 //   (10,000 pubnet-like ledgers, ~9 M events: @strata/hot-store's bench data); the figure is the seconds from process
 //   start to the node's resume phase (node-startup.ts), the median of STRATA_BENCH_ROUNDS processes. Baseline: the
 //   same stores opened by the packages alone (LedgerState.open with merges restarted, HotStore.open), fresh process.
+// Every subject reads the generator the node's way: on a worker thread, a few ledgers ahead (prefetchedGeneratorRecords).
 // Sizes: STRATA_NODE_BENCH_LEDGERS (default 22,000; 400 quick: no boundary, no freeze figure). STRATA_NODE_BENCH_CACHE
 // =<dir> keeps the startup data directory in <dir> and reuses it (building it takes minutes; ~3 GB): delete it when
 // done.
@@ -50,6 +51,7 @@ import {
   type GeneratorSource,
   generatorGenesis,
   generatorRecords,
+  prefetchedGeneratorRecords,
   withScannedEvictions,
 } from '../src/generator-source.js';
 import { eventPayloads, POSITION_INTERVAL_LEDGERS, StrataNode } from '../src/node.js';
@@ -179,7 +181,7 @@ async function runStateAlone(dir: string): Promise<{ timeline: Timeline; changes
   let index = 0;
   let changes = 0;
   try {
-    for (const record of generatorRecords(SOURCE, GENERATOR_PASSPHRASE)) {
+    for await (const record of prefetchedGeneratorRecords(SOURCE, GENERATOR_PASSPHRASE)) {
       const applied = await state.apply(withScannedEvictions(state, record.bytes), record);
       changes += applied.batch.init + applied.batch.live + applied.batch.dead;
       timeline.at[index++] = performance.now();
@@ -191,14 +193,14 @@ async function runStateAlone(dir: string): Promise<{ timeline: Timeline; changes
 }
 
 /** Baseline: the same ledgers' events into hot chunks alone (a new chunk at each boundary, synced as the node does). */
-function runHotAlone(dir: string): { timeline: Timeline; events: number } {
+async function runHotAlone(dir: string): Promise<{ timeline: Timeline; events: number }> {
   mkdirSync(dir, { recursive: true });
   const timeline = new Timeline(performance.now(), LEDGERS);
   let index = 0;
   let events = 0;
   let hot: HotStore | undefined;
   try {
-    for (const record of generatorRecords(SOURCE, GENERATOR_PASSPHRASE)) {
+    for await (const record of prefetchedGeneratorRecords(SOURCE, GENERATOR_PASSPHRASE)) {
       const ledger = record.ledgerSeq;
       const chunkId = chunkIdOfLedger(ledger);
       if (hot?.chunkId !== chunkId) {
@@ -280,7 +282,7 @@ async function measureIngest(bench: BenchSession): Promise<void> {
     );
     rmSync(join(dir, 'state'), { recursive: true, force: true });
     started = performance.now();
-    const hot = runHotAlone(join(dir, 'hot'));
+    const hot = await runHotAlone(join(dir, 'hot'));
     hotRuns.push(hot);
     log(
       `round ${round + 1} hot store alone: ${fmt(hot.timeline.rate(0, LEDGERS))} ledgers/s (${fmt(seconds(started), 0)} s)`,

@@ -13,7 +13,7 @@
 // stays live, as on a real node; the generator never touches an entry again after evicting it. This is the logic
 // of packages/ledger-state/bench/apply-data.ts, on the state being applied to instead of a second one, and through
 // @strata/ledger-state's public API only.
-import { assert } from '@strata/base';
+import { assert, spawnWorker } from '@strata/base';
 import { CONFIG_SETTING_ID, encodeLedgerKey, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry, readU32 } from '@strata/ledger-key';
 import {
   extractLedger,
@@ -22,6 +22,7 @@ import {
   generateNetwork,
   type LedgerCloseMetaRecord,
   type LedgerExtract,
+  resolveGeneratorOptions,
   SYNTHETIC_NETWORK_PASSPHRASE,
 } from '@strata/ledger-meta';
 import {
@@ -32,6 +33,7 @@ import {
   type LedgerState,
   scanForEviction,
 } from '@strata/ledger-state';
+import type { GeneratorWorkerData, GeneratorWorkerMessage } from './generator-worker.js';
 
 /** The protocol of generated networks. */
 export const GENERATOR_PROTOCOL = 23;
@@ -144,7 +146,7 @@ export async function* pacedGeneratorRecords(
   const everyMs = source.closeEveryMs;
   const lastAtOnce = 1 + source.ledgers;
   let handedOver = 0;
-  for (const record of generatorRecords(source, networkPassphrase, range)) {
+  for await (const record of prefetchedGeneratorRecords(source, networkPassphrase, range)) {
     if (everyMs !== undefined && record.ledgerSeq > lastAtOnce) {
       const wait = handedOver + everyMs - performance.now();
       if (wait > 0 && !(await sleepUnlessAborted(wait, signal))) return;
@@ -152,6 +154,67 @@ export async function* pacedGeneratorRecords(
     if (signal?.aborted === true) return;
     handedOver = performance.now();
     yield record;
+  }
+}
+
+/** Ledgers the generator worker may run ahead of the ingest (each ~0.5 MiB of meta at pubnet-like sizes). */
+export const PREFETCH_LEDGERS = 8;
+
+/**
+ * generatorRecords generated on a worker thread (generator-worker.ts), at most PREFETCH_LEDGERS ahead: the same
+ * records, with the generation's CPU on the other core. The options are checked here first, so a bad one is the
+ * same INVALID_ARGUMENT as generatorRecords throws. The worker ends when the range does or the caller returns.
+ */
+export async function* prefetchedGeneratorRecords(
+  source: GeneratorSource,
+  networkPassphrase: string,
+  range: { readonly from?: number; readonly to?: number } = {},
+): AsyncGenerator<LedgerCloseMetaRecord> {
+  resolveGeneratorOptions(generatorOptions(source, networkPassphrase));
+  const data: GeneratorWorkerData = { source, networkPassphrase, range };
+  const worker = spawnWorker(import.meta.url, 'generator-worker', { workerData: data });
+  const queue: GeneratorWorkerMessage[] = [];
+  let failure: Error | undefined;
+  let exited = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  worker.on('message', (message: GeneratorWorkerMessage) => {
+    queue.push(message);
+    notify();
+  });
+  worker.on('error', (error) => {
+    failure = error;
+    notify();
+  });
+  worker.on('exit', () => {
+    exited = true;
+    notify();
+  });
+  worker.postMessage(PREFETCH_LEDGERS);
+  try {
+    for (;;) {
+      while (queue.length === 0 && failure === undefined && !exited) {
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      const message = queue.shift();
+      if (message === undefined) {
+        throw failure ?? new Error('the generator worker exited before the end of its range');
+      }
+      if (message.kind === 'done') return;
+      worker.postMessage(1);
+      yield {
+        file: undefined,
+        record: message.record,
+        offset: 0,
+        ledgerSeq: message.ledgerSeq,
+        bytes: new Uint8Array(message.buffer),
+      };
+    }
+  } finally {
+    await worker.terminate();
   }
 }
 
@@ -173,12 +236,15 @@ function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promis
 
 /**
  * `lcm` (the next ledger of `state`) with its evictedKeys replaced by those stellar-core's scan finds on `state`, with
- * the TTLs the ledger's transactions change: the scan as LedgerState runs it.
+ * the TTLs the ledger's transactions change: the scan as LedgerState runs it. `extract` is `extractLedger(lcm)` when
+ * the caller has it already (the node does: one parse a ledger instead of three).
  */
-export function withScannedEvictions(state: LedgerState, lcm: Uint8Array): Uint8Array {
-  const original = extractLedger(lcm);
-  const withoutEvictions = withEvictedKeys(lcm, original, []);
-  return withEvictedKeys(lcm, original, scannedEvictions(state, extractLedger(withoutEvictions)));
+export function withScannedEvictions(
+  state: LedgerState,
+  lcm: Uint8Array,
+  extract: LedgerExtract = extractLedger(lcm),
+): Uint8Array {
+  return withEvictedKeys(lcm, extract, scannedEvictions(state, extract));
 }
 
 /** The arm of a CONFIG_SETTING LedgerEntry (after lastModifiedLedgerSeq, type and id; before ext v0). */
@@ -203,12 +269,16 @@ function scannedEvictions(state: LedgerState, extract: LedgerExtract): readonly 
       archival = settingBody(entry);
     }
   }
+  // The TTLs the transactions change: the generator's own evictions are in changes.dead too and are not changes.
+  const latin1 = (bytes: Uint8Array) =>
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const evicted = new Set(extract.evictedKeys.map(latin1));
   const modified = new Set<string>();
   const noteTtl = (key: Uint8Array): void => {
-    if (readU32(key, 0) === LEDGER_ENTRY_TYPE.TTL) modified.add(Buffer.from(key.subarray(4, 36)).toString('latin1'));
+    if (readU32(key, 0) === LEDGER_ENTRY_TYPE.TTL) modified.add(latin1(key.subarray(4, 36)));
   };
   for (const entry of changed) noteTtl(ledgerKeyOfEntry(entry));
-  for (const key of extract.changes.dead) noteTtl(key);
+  for (const key of extract.changes.dead) if (!evicted.has(latin1(key))) noteTtl(key);
   const snapshot = state.bucketList.snapshot();
   try {
     return scanForEviction({

@@ -420,7 +420,7 @@ export class StrataNode {
           let applied: Awaited<ReturnType<LedgerState['apply']>>;
           try {
             // A generated ledger gets the evictions stellar-core's scan finds (generator-source.ts).
-            const bytes = generator ? withScannedEvictions(this.#state, record.bytes) : record.bytes;
+            const bytes = generator ? withScannedEvictions(this.#state, record.bytes, extract) : record.bytes;
             applied = await this.#state.apply(bytes, record);
           } catch (error) {
             throw stateError(error, `apply ledger ${ledger}`, ledger);
