@@ -9,30 +9,19 @@
 // evicts what its incremental scan of the BucketList finds, and @strata/ledger-state checks a ledger's evictedKeys
 // against that scan (EVICTION_MISMATCH, not a header check: `verify: false` does not lift it). So right before the
 // node applies a generated ledger L it rewrites L's evictedKeys to what the scan finds on the node's own state at
-// L - 1 (withScannedEvictions; the state's own scan then checks the rewrite). An entry the scan has not reached yet
-// stays live, as on a real node; the generator never touches an entry again after evicting it. This is the logic
-// of packages/ledger-state/bench/apply-data.ts, on the state being applied to instead of a second one, and through
-// @strata/ledger-state's public API only.
-import { assert, spawnWorker } from '@strata/base';
-import { CONFIG_SETTING_ID, encodeLedgerKey, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry, readU32 } from '@strata/ledger-key';
+// L - 1 (@strata/ledger-state's withScannedEvictions, re-exported here; the state's own scan then checks the
+// rewrite). An entry the scan has not reached yet stays live, as on a real node; the generator never touches an
+// entry again after evicting it.
+import { spawnWorker } from '@strata/base';
 import {
-  extractLedger,
   GENERATOR_LIMITS,
   type GeneratorOptions,
   generateNetwork,
   type LedgerCloseMetaRecord,
-  type LedgerExtract,
   resolveGeneratorOptions,
   SYNTHETIC_NETWORK_PASSPHRASE,
 } from '@strata/ledger-meta';
-import {
-  decodeEvictionIterator,
-  decodeStateArchivalSettings,
-  type GenesisLedger,
-  genesisEntries,
-  type LedgerState,
-  scanForEviction,
-} from '@strata/ledger-state';
+import { type GenesisLedger, genesisEntries } from '@strata/ledger-state';
 import type { GeneratorWorkerData, GeneratorWorkerMessage } from './generator-worker.js';
 
 /** The protocol of generated networks. */
@@ -234,79 +223,4 @@ function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promis
   });
 }
 
-/**
- * `lcm` (the next ledger of `state`) with its evictedKeys replaced by those stellar-core's scan finds on `state`, with
- * the TTLs the ledger's transactions change: the scan as LedgerState runs it. `extract` is `extractLedger(lcm)` when
- * the caller has it already (the node does: one parse a ledger instead of three).
- */
-export function withScannedEvictions(
-  state: LedgerState,
-  lcm: Uint8Array,
-  extract: LedgerExtract = extractLedger(lcm),
-): Uint8Array {
-  return withEvictedKeys(lcm, extract, scannedEvictions(state, extract));
-}
-
-/** The arm of a CONFIG_SETTING LedgerEntry (after lastModifiedLedgerSeq, type and id; before ext v0). */
-function settingBody(entry: Uint8Array): Uint8Array {
-  return entry.subarray(12, entry.length - 4);
-}
-
-function scannedEvictions(state: LedgerState, extract: LedgerExtract): readonly Uint8Array[] {
-  const stored = (id: number): Uint8Array => {
-    const entry = state.bucketList.load(encodeLedgerKey({ type: 'configSetting', configSettingId: id }));
-    assert(entry !== undefined, `the genesis holds CONFIG_SETTING ${id}`);
-    return settingBody(entry);
-  };
-  const changed = [...extract.changes.init, ...extract.changes.live];
-  // The iterator as the previous ledger left it; the archival settings after this ledger's changes.
-  let archival = stored(CONFIG_SETTING_ID.STATE_ARCHIVAL);
-  for (const entry of changed) {
-    if (
-      readU32(entry, 4) === LEDGER_ENTRY_TYPE.CONFIG_SETTING &&
-      readU32(entry, 8) === CONFIG_SETTING_ID.STATE_ARCHIVAL
-    ) {
-      archival = settingBody(entry);
-    }
-  }
-  // The TTLs the transactions change: the generator's own evictions are in changes.dead too and are not changes.
-  const latin1 = (bytes: Uint8Array) =>
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  const evicted = new Set(extract.evictedKeys.map(latin1));
-  const modified = new Set<string>();
-  const noteTtl = (key: Uint8Array): void => {
-    if (readU32(key, 0) === LEDGER_ENTRY_TYPE.TTL) modified.add(latin1(key.subarray(4, 36)));
-  };
-  for (const entry of changed) noteTtl(ledgerKeyOfEntry(entry));
-  for (const key of extract.changes.dead) if (!evicted.has(latin1(key))) noteTtl(key);
-  const snapshot = state.bucketList.snapshot();
-  try {
-    return scanForEviction({
-      snapshot,
-      ledgerSeq: extract.header.ledgerSeq,
-      protocolVersion: state.protocolVersion,
-      iterator: decodeEvictionIterator(stored(CONFIG_SETTING_ID.EVICTION_ITERATOR)),
-      settings: decodeStateArchivalSettings(archival),
-      liveUntilOf: (hash) => state.sorobanState.liveUntilOf(hash),
-      ttlModified: (hash) => modified.has(Buffer.from(hash).toString('latin1')),
-    }).evictedKeys;
-  } finally {
-    snapshot.release();
-  }
-}
-
-/** `lcm` (a LedgerCloseMetaV2 whose extract is `extract`) with its evictedKeys, the last field, replaced by `keys`. */
-function withEvictedKeys(lcm: Uint8Array, extract: LedgerExtract, keys: readonly Uint8Array[]): Uint8Array {
-  const old = extract.evictedKeys;
-  const at = lcm.length - old.reduce((sum, key) => sum + key.length, 4);
-  assert(readU32(lcm, 0) === 2 && at > 0 && readU32(lcm, at) === old.length, 'evictedKeys end the LedgerCloseMetaV2');
-  const out = new Uint8Array(at + keys.reduce((sum, key) => sum + key.length, 4));
-  out.set(lcm.subarray(0, at));
-  new DataView(out.buffer).setUint32(at, keys.length);
-  let p = at + 4;
-  for (const key of keys) {
-    out.set(key, p);
-    p += key.length;
-  }
-  return out;
-}
+export { withScannedEvictions } from '@strata/ledger-state';

@@ -19,18 +19,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assert } from '@strata/base';
-import { CONFIG_SETTING_ID, LEDGER_ENTRY_TYPE, ledgerKeyOfEntry, readU32 } from '@strata/ledger-key';
 import {
   extractLedger,
   type GeneratorOptions,
   generateNetwork,
-  type LedgerExtract,
   SYNTHETIC_NETWORK_PASSPHRASE,
 } from '@strata/ledger-meta';
-import { ConfigSettings } from '../src/config-settings.js';
-import { scanForEviction } from '../src/eviction/scan.js';
-import { decodeEvictionIterator, decodeStateArchivalSettings } from '../src/eviction/settings.js';
+import { withScannedEvictions } from '../src/eviction/scanned-evictions.js';
 import { genesisEntries } from '../src/genesis/index.js';
 import { type GenesisLedger, LedgerState } from '../src/ledger-state.js';
 
@@ -87,13 +82,12 @@ export async function pubnetLikeLedgers(
       record: false,
     })) {
       const original = extractLedger(generated.lcm);
-      const withoutEvictions = withEvictedKeys(generated.lcm, original, []);
-      const keys = scannedEvictions(state, extractLedger(withoutEvictions));
-      const lcm = withEvictedKeys(generated.lcm, original, keys);
+      const lcm = withScannedEvictions(state, generated.lcm, original);
       await state.apply(lcm);
       lcms.push(lcm);
       if (generated.sequence === 2) continue;
       const extract = extractLedger(lcm);
+      const keys = extract.evictedKeys;
       changes += extract.changes.init.length + extract.changes.live.length + extract.changes.dead.length;
       events += extract.events.length;
       evictedKeys += keys.length;
@@ -113,63 +107,4 @@ export async function pubnetLikeLedgers(
     evictionsDeferred: generatorEvicted - evictedKeys,
     bytesPerLedger: bytes / counted,
   };
-}
-
-/**
- * The evictedKeys of the next ledger as stellar-core's scan gives them, from `state` (the previous ledger applied) and
- * the ledger's meta without evictions: the scan as LedgerState runs it, with the TTLs the ledger's transactions change.
- */
-function scannedEvictions(state: LedgerState, extract: LedgerExtract): readonly Uint8Array[] {
-  // As LedgerState: the iterator as the previous ledger left it, the archival settings after this ledger's changes.
-  const previous = ConfigSettings.load((key) => state.bucketList.load(key));
-  const settings = previous.with([...extract.changes.init, ...extract.changes.live]);
-  const body = (from: ConfigSettings, id: number): Uint8Array => {
-    const found = from.body(id);
-    assert(found !== undefined, `the genesis holds CONFIG_SETTING ${id}`);
-    return found;
-  };
-  const modified = new Set<string>();
-  const noteTtl = (key: Uint8Array): void => {
-    if (readU32(key, 0) === LEDGER_ENTRY_TYPE.TTL) modified.add(Buffer.from(key.subarray(4, 36)).toString('latin1'));
-  };
-  for (const entry of [...extract.changes.init, ...extract.changes.live]) noteTtl(ledgerKeyOfEntry(entry));
-  for (const key of extract.changes.dead) noteTtl(key);
-  const snapshot = state.bucketList.snapshot();
-  try {
-    return scanForEviction({
-      snapshot,
-      ledgerSeq: extract.header.ledgerSeq,
-      protocolVersion: state.protocolVersion,
-      iterator: decodeEvictionIterator(body(previous, CONFIG_SETTING_ID.EVICTION_ITERATOR)),
-      settings: decodeStateArchivalSettings(body(settings, CONFIG_SETTING_ID.STATE_ARCHIVAL)),
-      liveUntilOf: (hash) => state.sorobanState.liveUntilOf(hash),
-      ttlModified: (hash) => modified.has(Buffer.from(hash).toString('latin1')),
-    }).evictedKeys;
-  } finally {
-    snapshot.release();
-  }
-}
-
-/**
- * `lcm` (a LedgerCloseMetaV2 whose extract is `extract`) with its evictedKeys — the last field — replaced by `keys`.
- * Checks that the field is where it must be: its count and keys end the record.
- */
-function withEvictedKeys(lcm: Uint8Array, extract: LedgerExtract, keys: readonly Uint8Array[]): Uint8Array {
-  const old = extract.evictedKeys;
-  const at = lcm.length - old.reduce((sum, key) => sum + key.length, 4);
-  assert(readU32(lcm, 0) === 2 && at > 0 && readU32(lcm, at) === old.length, 'evictedKeys end the LedgerCloseMetaV2');
-  let p = at + 4;
-  for (const key of old) {
-    assert(Buffer.from(lcm.subarray(p, p + key.length)).equals(key), 'evictedKeys end the LedgerCloseMetaV2');
-    p += key.length;
-  }
-  const out = new Uint8Array(at + keys.reduce((sum, key) => sum + key.length, 4));
-  out.set(lcm.subarray(0, at));
-  new DataView(out.buffer).setUint32(at, keys.length);
-  p = at + 4;
-  for (const key of keys) {
-    out.set(key, p);
-    p += key.length;
-  }
-  return out;
 }

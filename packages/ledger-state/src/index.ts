@@ -11,6 +11,7 @@ export {
   FIRST_PROTOCOL_PERSISTENT_EVICTION,
   scanForEviction,
 } from './eviction/scan.js';
+export { withScannedEvictions } from './eviction/scanned-evictions.js';
 export {
   decodeEvictionIterator,
   decodeStateArchivalSettings,

@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BucketListSnapshot } from '@strata/bucket-list';
-import { type LedgerCloseMetaRecord, openLedgerSource } from '@strata/ledger-meta';
+import { generateNetwork, type LedgerCloseMetaRecord, openLedgerSource } from '@strata/ledger-meta';
 import {
   badArgumentFailures,
   describeBadArguments,
@@ -117,6 +117,10 @@ const applyState = await LedgerState.create(join(root, 'apply'), applyGenesis, s
 let applied: api.AppliedLedger | undefined;
 const scanState = await LedgerState.create(join(root, 'scan'), genesis, stateOptions);
 const snapshot: BucketListSnapshot = scanState.bucketList.snapshot();
+/** A generated ledger 2 of scanState's network (withScannedEvictions rewrites such ledgers). */
+const [generatedLedger] = [
+  ...generateNetwork({ seed: 1, ledgers: 1, startLedger: 2, protocolVersion: 23, networkPassphrase: PASSPHRASE }),
+].map((generated) => generated.lcm);
 const archiveSource = join(root, 'archive-source');
 await (await LedgerState.create(archiveSource, genesis, stateOptions)).close();
 const archive = {
@@ -410,6 +414,18 @@ const cases: Case[] = [
     call: (input) => api.scanForEviction(input as never),
     valid: [scanInput()],
     bad: [[0, BAD_SCAN_INPUT]],
+  },
+  {
+    name: 'withScannedEvictions',
+    call: (state, lcm, extract) => api.withScannedEvictions(state as never, lcm as never, extract as never),
+    valid: [scanState, generatedLedger, undefined],
+    bad: [
+      [0, [null, {}, snapshot, 'state']],
+      [1, NOT_BYTES],
+      [1, [new Uint8Array(3), Uint8Array.of(0, 0, 0, 1, 0, 0, 0, 0)]],
+      [1, [Uint8Array.of(0, 0, 0, 2, 0, 0, 0, 0)], [BAD_ENTRY]],
+      [2, [null, 5, {}, { evictedKeys: 'none' }]],
+    ],
   },
   {
     name: 'decodeEvictionIterator',
