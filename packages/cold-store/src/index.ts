@@ -25,6 +25,7 @@ export {
 export {
   type ChunkFileNames,
   chunkFileNames,
+  DEFAULT_EVENTS_PER_RECORD,
   EVENTS_PACK_FORMAT_ID,
   INDEX_HASH_VERSION,
   INDEX_PACK_FORMAT_ID,

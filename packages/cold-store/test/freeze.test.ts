@@ -9,8 +9,10 @@ import { errorOf, rejectionOf, tempDir } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
 import { syntheticLedger } from '../../hot-store/test/support.js';
 import { IndexItemWriter } from '../src/chunk/index-item.js';
+import { DEFAULT_EVENTS_PER_RECORD, EVENTS_PACK_FORMAT_ID } from '../src/chunk/layout.js';
 import { ColdChunkReader, ColdStoreError, chunkFileNames, openChunk } from '../src/index.js';
 import { TRAILER_BYTES, TrailerField } from '../src/packfile/format.js';
+import { PackfileReader } from '../src/packfile/index.js';
 import {
   type ChunkInput,
   freezeInto,
@@ -270,6 +272,30 @@ describe('freezeChunk / openChunk', () => {
     await misrouted.reader.close();
   });
 
+  it('writes events.pack records of eventsPerRecord events (default DEFAULT_EVENTS_PER_RECORD), each serving alike', async () => {
+    const input = inputOf(40);
+    const hot = new InMemoryChunkReader(input);
+    const events = input.ledgers.flat().length;
+    const sizes = new Map<number, number>();
+    for (const eventsPerRecord of [undefined, 1, 7, 128]) {
+      const dir = tempDir('freeze-epr');
+      const { reader, bytes } = await freezeInto(dir, hot, eventsPerRecord === undefined ? {} : { eventsPerRecord });
+      await expectServes(reader, input);
+      await reader.close();
+      const pack = await PackfileReader.open(
+        await storagesIn(dir).storage.open(chunkFileNames(CHUNK).eventsPack),
+        EVENTS_PACK_FORMAT_ID,
+      );
+      const want = eventsPerRecord ?? DEFAULT_EVENTS_PER_RECORD;
+      expect(pack.itemsPerRecord).toBe(want);
+      expect(pack.recordCount).toBe(Math.ceil(events / want));
+      await pack.close();
+      sizes.set(want, bytes.eventsPack);
+    }
+    // One event a record stores a frame and a footer per event: larger than records of 128.
+    expect(sizes.get(1)).toBeGreaterThan(sizes.get(128)!);
+  });
+
   it('checks its options (INVALID_ARGUMENT) and reports the hot reader answering the wrong events', async () => {
     const dir = tempDir('freeze');
     const hot = new InMemoryChunkReader(inputOf(10));
@@ -280,6 +306,9 @@ describe('freezeChunk / openChunk', () => {
       { hot, storage, secret: new Uint8Array(15) },
       { hot, storage, postingsMemoryBytes: 1024 },
       { hot, storage, compressionLevel: 99 },
+      { hot, storage, eventsPerRecord: 0 },
+      { hot, storage, eventsPerRecord: 65_537 },
+      { hot, storage, eventsPerRecord: 2.5 },
       { hot, storage, scratchDir: '' },
     ]) {
       const error = await rejectionOf(ColdStoreError, () =>

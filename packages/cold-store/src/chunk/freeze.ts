@@ -41,7 +41,7 @@ import {
 import { type BuildOptions, buildMphf, MphfError, openMphf } from '@strata/mphf';
 import roaring from 'roaring';
 import { ColdStoreError, ColdStoreErrorCode, checkInteger, invalidArgument } from '../errors.js';
-import { MAX_DICTIONARY_BYTES } from '../packfile/format.js';
+import { MAX_DICTIONARY_BYTES, MAX_ITEMS_PER_RECORD } from '../packfile/format.js';
 import { PackfileReader, PackfileWriter } from '../packfile/index.js';
 import { flipStoredItemForTest } from '../packfile/writer.js';
 import { LocalStorage, type Storage, type StorageWriter } from '../storage/index.js';
@@ -60,12 +60,13 @@ import {
   type ChunkFileNames,
   chunkFileNames,
   copyOf,
+  DEFAULT_EVENTS_PER_RECORD,
   EVENTS_MAX_RECORD_BYTES,
   EVENTS_PACK_FORMAT_ID,
   FINGERPRINT_BYTES,
   INDEX_HASH_HEADER_BYTES,
+  INDEX_ITEMS_PER_RECORD,
   INDEX_PACK_FORMAT_ID,
-  ITEMS_PER_RECORD,
   readU32,
   sameBytes,
   writeU32,
@@ -155,6 +156,11 @@ export interface FreezeOptions {
   readonly scratchDir?: string;
   /** zstd level of events.pack (default -1: with the dictionary, levels up to 3 measured no smaller). */
   readonly compressionLevel?: number;
+  /**
+   * Events per events.pack record, 1..65,536 (default DEFAULT_EVENTS_PER_RECORD): smaller records cost bytes, larger
+   * ones make a scattered fetch inflate more events it does not return (README "Record size").
+   */
+  readonly eventsPerRecord?: number;
   /** How the returned reader reads its packs. */
   readonly read?: ColdReadOptions;
 }
@@ -211,6 +217,7 @@ interface Resolved {
   readonly postingsMemoryBytes: number;
   readonly scratchDir: string;
   readonly compressionLevel: number;
+  readonly eventsPerRecord: number;
   readonly read: ColdReadOptions | undefined;
 }
 
@@ -252,6 +259,8 @@ function resolve(options: FreezeOptions): Resolved {
   if (typeof scratchDir !== 'string' || scratchDir === '') invalidArgument('scratchDir', 'expected a directory path');
   const compressionLevel = options.compressionLevel ?? DEFAULT_EVENTS_COMPRESSION_LEVEL;
   checkInteger(compressionLevel, -7, 22, 'compressionLevel');
+  const eventsPerRecord = options.eventsPerRecord ?? DEFAULT_EVENTS_PER_RECORD;
+  checkInteger(eventsPerRecord, 1, MAX_ITEMS_PER_RECORD, 'eventsPerRecord');
   if (options.read !== undefined && (typeof options.read !== 'object' || options.read === null)) {
     invalidArgument('read', 'expected an options object');
   }
@@ -264,6 +273,7 @@ function resolve(options: FreezeOptions): Resolved {
     postingsMemoryBytes,
     scratchDir,
     compressionLevel,
+    eventsPerRecord,
     read: options.read,
   };
 }
@@ -463,7 +473,7 @@ class ChunkBuild {
     const dictionary = await this.sampleDictionary(eventCount);
     const writer = await PackfileWriter.create(this.o.storage, this.names.eventsPack, {
       formatId: EVENTS_PACK_FORMAT_ID,
-      itemsPerRecord: ITEMS_PER_RECORD,
+      itemsPerRecord: this.o.eventsPerRecord,
       maxRecordBytes: EVENTS_MAX_RECORD_BYTES,
       codec: 'zstd',
       compressionLevel: this.o.compressionLevel,
@@ -725,7 +735,7 @@ class ChunkBuild {
   }> {
     const writer = await PackfileWriter.create(this.o.indexStorage, this.names.indexPack, {
       formatId: INDEX_PACK_FORMAT_ID,
-      itemsPerRecord: ITEMS_PER_RECORD,
+      itemsPerRecord: INDEX_ITEMS_PER_RECORD,
       codec: 'none',
     });
     this.writer = writer;

@@ -35,8 +35,14 @@ export const MANIFEST_MAGIC = 0x4d43_5453;
 export const MANIFEST_VERSION = 1;
 export const MANIFEST_BYTES = 128;
 
-/** Items per record of both packs (spec §3.5.2, §3.5.4). */
-export const ITEMS_PER_RECORD = 128;
+/** Items per record of index.pack (spec §3.5.4). */
+export const INDEX_ITEMS_PER_RECORD = 128;
+/**
+ * Events per record of events.pack by default (upstream: 128, spec §3.5.2). A fetch inflates the whole record of
+ * every event it returns, so a page of scattered events pays for records × this many events: README "Record size"
+ * has the measurement this is chosen by.
+ */
+export const DEFAULT_EVENTS_PER_RECORD = 16;
 /** events.pack closes a record early past this many raw payload bytes (upstream eventsPackMaxRecordBytes). */
 export const EVENTS_MAX_RECORD_BYTES = 128 * 1024;
 /** Bytes of the build id that ties a chunk's files to one freeze. */

@@ -110,6 +110,8 @@ export class PackfileReader {
   private fetchMapping: Uint8Array | undefined | null = null;
   /** Item sizes of the record being served (recheckRecord). Used only between two awaits: see serveBatch. */
   private sizeScratch: Uint32Array | undefined;
+  /** Where serveBatch inflates zstd records (inflateScratchFor). */
+  private inflateScratch = new Uint8Array(0);
   private batchCount = 0;
   private mappedBatchCount = 0;
   private readCount: number;
@@ -526,8 +528,8 @@ export class PackfileReader {
   /**
    * Checks each record of a batch whose stored bytes are `source` (file offset `sourceOffset` at source[0]), inflates
    * it if it is zstd, and copies the requested items out. Records of the mapping (`mapped`) are checked once per
-   * reader (checkOnce), records of a read buffer every time. Synchronous: the reader's size scratch and the batch's
-   * inflate buffer are used between two awaits only, so concurrent batches never share them.
+   * reader (checkOnce), records of a read buffer every time. Synchronous: the reader's size and inflate scratches are
+   * used between two awaits only, so concurrent batches never share them.
    */
   private serveBatch(
     batch: Batch,
@@ -540,50 +542,53 @@ export class PackfileReader {
     arenaBase: number,
   ): void {
     this.batchCount++;
-    let scratch: Uint8Array | undefined;
-    try {
-      let slot = batch.firstSlot;
-      let arenaAt = arenaBase;
-      for (let record = batch.firstRecord; record <= batch.lastRecord; record++) {
-        const stored = source.subarray(
-          (this.recordOffsets[record] as number) - sourceOffset,
-          (this.recordOffsets[record + 1] as number) - sourceOffset,
-        );
-        const context = this.recordContext(record);
-        let checked: CheckedRecord;
-        if (!mapped) checked = checkRecord(stored, context, !__faults.skipRecordCrc);
-        else if (!this.isChecked(record)) checked = this.checkOnce(record, stored);
-        else checked = recheckRecord(stored, context.itemCount, this.sizesFor(context.itemCount));
-        if (checked.compressed && (scratch === undefined || scratch.length < checked.rawBytes)) {
-          if (scratch !== undefined) this.pool.release(scratch);
-          scratch = undefined; // not released twice if acquire throws
-          scratch = this.pool.acquire(checked.rawBytes);
+    let slot = batch.firstSlot;
+    let arenaAt = arenaBase;
+    for (let record = batch.firstRecord; record <= batch.lastRecord; record++) {
+      const stored = source.subarray(
+        (this.recordOffsets[record] as number) - sourceOffset,
+        (this.recordOffsets[record + 1] as number) - sourceOffset,
+      );
+      let checked: CheckedRecord;
+      if (!mapped) checked = checkRecord(stored, this.recordContext(record), !__faults.skipRecordCrc);
+      else if (!this.isChecked(record)) checked = this.checkOnce(record, stored);
+      else checked = recheckRecord(stored, this.itemsIn(record), this.sizesFor(this.itemsIn(record)));
+      const payload = checked.compressed
+        ? recordPayload(stored, checked, this.inflateScratchFor(checked.rawBytes), this.recordContext(record))
+        : stored.subarray(0, checked.payloadBytes);
+      const recordFirst = this.firstItems[record] as number;
+      const recordEnd = this.firstItems[record + 1] as number;
+      let local = 0;
+      let itemStart = 0;
+      while (slot < batch.endSlot) {
+        const position = positionAt(slot);
+        if (position >= recordEnd) break;
+        for (; local < position - recordFirst; local++) itemStart += checked.itemSizes[local] as number;
+        const item = payload.subarray(itemStart, itemStart + (checked.itemSizes[local] as number));
+        if (arena === undefined) {
+          results[slot] = item.slice();
+        } else {
+          arena.bytes.set(item, arenaAt);
+          results[slot] = arena.bytes.subarray(arenaAt, arenaAt + item.length);
+          arenaAt += item.length;
         }
-        const payload = recordPayload(stored, checked, scratch ?? stored, context);
-        const recordFirst = this.firstItems[record] as number;
-        const recordEnd = this.firstItems[record + 1] as number;
-        let local = 0;
-        let itemStart = 0;
-        while (slot < batch.endSlot) {
-          const position = positionAt(slot);
-          if (position >= recordEnd) break;
-          for (; local < position - recordFirst; local++) itemStart += checked.itemSizes[local] as number;
-          const item = payload.subarray(itemStart, itemStart + (checked.itemSizes[local] as number));
-          if (arena === undefined) {
-            results[slot] = item.slice();
-          } else {
-            arena.bytes.set(item, arenaAt);
-            results[slot] = arena.bytes.subarray(arenaAt, arenaAt + item.length);
-            arenaAt += item.length;
-          }
-          slot++;
-        }
+        slot++;
       }
-      assert(slot === batch.endSlot, 'every slot of a batch belongs to one of its records');
-      if (arena !== undefined) arena.used = arenaAt;
-    } finally {
-      if (scratch !== undefined) this.pool.release(scratch);
     }
+    assert(slot === batch.endSlot, 'every slot of a batch belongs to one of its records');
+    if (arena !== undefined) arena.used = arenaAt;
+  }
+
+  /**
+   * Where a zstd record of `rawBytes` inflates: the reader's inflate scratch, grown to fit (kept up to
+   * POOLED_BUFFER_CEILING; a larger record gets a buffer of its own). Used between two awaits only (serveBatch is
+   * synchronous and copies every item out), so concurrent batches never share it — as the size scratch.
+   */
+  private inflateScratchFor(rawBytes: number): Uint8Array {
+    if (this.inflateScratch.length >= rawBytes) return this.inflateScratch;
+    const buffer = new Uint8Array(rawBytes);
+    if (rawBytes <= POOLED_BUFFER_CEILING) this.inflateScratch = buffer;
+    return buffer;
   }
 
   /** The reader's item-size scratch, at least `itemCount` long (at most itemsPerRecord: 256 KiB at 65,536). */
