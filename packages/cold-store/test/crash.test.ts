@@ -95,6 +95,8 @@ interface LaneStats {
   midBuild: number;
   /** Kills during or after the manifest step, before "D". */
   aroundManifest: number;
+  /** Kills aimed at a manifest step the child held open (it reached the step: the round did not start frozen). */
+  held: number;
   servedHot: number;
   servedCold: number;
   /** Rounds that started on a frozen chunk. */
@@ -122,7 +124,15 @@ async function expectServes(reader: ChunkReader, want: Expected) {
 }
 
 async function runLane(dir: string, lane: number, random: () => number): Promise<LaneStats> {
-  const stats: LaneStats = { kills: 0, midBuild: 0, aroundManifest: 0, servedHot: 0, servedCold: 0, startedFrozen: 0 };
+  const stats: LaneStats = {
+    kills: 0,
+    midBuild: 0,
+    aroundManifest: 0,
+    held: 0,
+    servedHot: 0,
+    servedCold: 0,
+    startedFrozen: 0,
+  };
   const chunkId = 30 + lane;
   const first = chunkId * 10_000 + 2 + 500;
   const hotPath = join(dir, `hot-${lane}.db`);
@@ -141,16 +151,23 @@ async function runLane(dir: string, lane: number, random: () => number): Promise
     if (await storage.exists(manifest)) stats.startedFrozen++;
     const child = warm;
     warm = spawnWarm(args);
-    child.proc.stdin!.write('go\n');
     const kill = () => child.proc.kill('SIGKILL');
-    const choice = random();
-    if (choice < 0.1) {
-      setTimeout(kill, Math.floor(random() * 5)); // while loading the hot chunk
+    // A tenth of the kills while the child loads the hot chunk; the rest after a random step started (or right
+    // after "R"), a random few milliseconds later. "D": the freeze returned, and the kill lands while the child
+    // closes (a frozen chunk must then be served).
+    const steps = ['R', 'S events', 'S index-hash', 'S index-pack', 'S verify', 'S manifest', 'D true', 'D true'];
+    const at = random() < 0.1 ? undefined : steps[Math.floor(random() * steps.length)]!;
+    // Every other kill aimed at the manifest step holds that step open (before the manifest is written), so some
+    // kills land inside it whatever the machine's timing; the rest land wherever the timing puts them (before,
+    // during or after the rename).
+    const hold = at === 'S manifest' && random() < 0.5;
+    // Drawn every round, whatever tier serves below, so the rounds' draws (and so the held rounds) do not depend on
+    // the machine's timing.
+    const withdraw = random() < 0.6;
+    child.proc.stdin!.write(hold ? 'go hold\n' : 'go\n');
+    if (at === undefined) {
+      setTimeout(kill, Math.floor(random() * 5));
     } else {
-      // After a random step started (or right after "R"), a random few milliseconds later.
-      // "D": the freeze returned, and the kill lands while the child closes (a frozen chunk must then be served).
-      const steps = ['R', 'S events', 'S index-hash', 'S index-pack', 'S verify', 'S manifest', 'D true', 'D true'];
-      const at = steps[Math.floor(random() * steps.length)]!;
       const delay = Math.floor(random() * (at === 'R' ? 40 : at === 'S manifest' ? 20 : 8));
       const ready = setInterval(() => {
         if (child.lines.includes(at) || child.lines.some((l) => l.startsWith('D'))) {
@@ -165,6 +182,7 @@ async function runLane(dir: string, lane: number, random: () => number): Promise
     stats.kills++;
     const done = child.lines.some((l) => l.startsWith('D'));
     const stepsSeen = child.lines.filter((l) => l.startsWith('S '));
+    if (hold && stepsSeen.includes('S manifest')) stats.held++;
     if (!done && stepsSeen.length > 0) {
       if (stepsSeen.includes('S manifest')) stats.aroundManifest++;
       else stats.midBuild++;
@@ -179,7 +197,7 @@ async function runLane(dir: string, lane: number, random: () => number): Promise
     if (opened.tier === 'cold') {
       stats.servedCold++;
       // Withdraw the manifest now and then: the next child freezes over complete-but-unswitched files.
-      if (random() < 0.6) await storage.remove(manifest);
+      if (withdraw) await storage.remove(manifest);
     } else {
       stats.servedHot++;
     }
@@ -200,7 +218,9 @@ describe('crash safety of freezing', () => {
       total((s) => s.midBuild),
       JSON.stringify(lanes),
     ).toBeGreaterThan(5);
-    expect(total((s) => s.aroundManifest)).toBeGreaterThan(0);
+    // A held manifest step is always where its kill lands; the seeds hold at least one.
+    expect(total((s) => s.held)).toBeGreaterThan(0);
+    expect(total((s) => s.aroundManifest)).toBeGreaterThanOrEqual(total((s) => s.held));
     expect(total((s) => s.servedHot)).toBeGreaterThan(5);
     expect(total((s) => s.servedCold)).toBeGreaterThan(5);
     expect(total((s) => s.startedFrozen)).toBeGreaterThan(0);

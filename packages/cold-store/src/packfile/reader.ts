@@ -61,8 +61,11 @@ const TAIL_READ_BYTES = 256 * 1024;
 const DEFAULT_CONCURRENCY = 8;
 const MAX_CONCURRENCY = 64;
 const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
-/** Pooled buffers grow past maxBatchBytes to fit the pack's largest record, but not past this. */
-const POOLED_BUFFER_CEILING = 4 * 1024 * 1024;
+/**
+ * Buffers a reader keeps grow to fit the pack's largest record (pooled read buffers past maxBatchBytes, the inflate
+ * scratch), but not past this: rarer giant records get buffers of their own.
+ */
+const KEPT_BUFFER_CEILING = 4 * 1024 * 1024;
 /**
  * Residency of mapped batches is asked for runs of batches at once: a StorageFile.resident() call (mincore) costs
  * about as much as scanning 32 pages, so batches less than this many bytes apart share one call, ...
@@ -139,10 +142,10 @@ export class PackfileReader {
     this.itemsPerRecord = trailer.itemsPerRecord;
     this.appData = appData;
     this.contentHash = (trailer.flags & TrailerFlag.contentHash) !== 0 ? trailer.contentHash : undefined;
-    // Pooled buffers fit any batch and any record's inflated payload (so a batch cap below one record still
-    // pools), up to POOLED_BUFFER_CEILING: rarer giant records get buffers of their own.
-    const pooledBytes = Math.max(largestRecordBytes, trailer.maxRecordRawBytes, maxBatchBytes);
-    this.pool = new BufferPool(Math.min(pooledBytes, Math.max(maxBatchBytes, POOLED_BUFFER_CEILING)), 2 * concurrency);
+    // Pooled buffers hold stored bytes only (records inflate into the inflate scratch): they fit any batch and any
+    // stored record (so a batch cap below one record still pools), up to KEPT_BUFFER_CEILING.
+    const pooledBytes = Math.max(largestRecordBytes, maxBatchBytes);
+    this.pool = new BufferPool(Math.min(pooledBytes, Math.max(maxBatchBytes, KEPT_BUFFER_CEILING)), 2 * concurrency);
     this.readCount = openReads;
   }
 
@@ -581,13 +584,13 @@ export class PackfileReader {
 
   /**
    * Where a zstd record of `rawBytes` inflates: the reader's inflate scratch, grown to fit (kept up to
-   * POOLED_BUFFER_CEILING; a larger record gets a buffer of its own). Used between two awaits only (serveBatch is
+   * KEPT_BUFFER_CEILING; a larger record gets a buffer of its own). Used between two awaits only (serveBatch is
    * synchronous and copies every item out), so concurrent batches never share it — as the size scratch.
    */
   private inflateScratchFor(rawBytes: number): Uint8Array {
     if (this.inflateScratch.length >= rawBytes) return this.inflateScratch;
     const buffer = new Uint8Array(rawBytes);
-    if (rawBytes <= POOLED_BUFFER_CEILING) this.inflateScratch = buffer;
+    if (rawBytes <= KEPT_BUFFER_CEILING) this.inflateScratch = buffer;
     return buffer;
   }
 
