@@ -241,7 +241,19 @@ export class PayloadView {
     return this.bytes.subarray(OFF_TX_HASH, OFF_TX_HASH + 32);
   }
   get ledgerClosedAt(): number {
-    return Number(new DataView(this.bytes.buffer, this.bytes.byteOffset).getBigInt64(OFF_CLOSED_AT));
+    // The i64 as two big-endian halves: hi × 2^32 is exact and the one addition rounds as Number(bigint) does.
+    const b = this.bytes;
+    const hi =
+      (b[OFF_CLOSED_AT]! << 24) | (b[OFF_CLOSED_AT + 1]! << 16) | (b[OFF_CLOSED_AT + 2]! << 8) | b[OFF_CLOSED_AT + 3]!;
+    return hi * 4294967296 + readU32(b, OFF_CLOSED_AT + 4);
+  }
+  /** Offset of the 32-byte transaction hash within `bytes`. */
+  get txHashOffset(): number {
+    return OFF_TX_HASH;
+  }
+  /** Offset of the 32-byte contract hash within `bytes`, or -1 for an event without a contract id. */
+  get contractIdOffset(): number {
+    return this.contractAt;
   }
   /** The raw ContractEvent XDR. */
   get contractEvent(): Uint8Array {
@@ -268,6 +280,18 @@ export class PayloadView {
     if (i < 0 || i >= this.topicCount) return undefined;
     const at = this.offsetOf(i);
     return this.bytes.subarray(at, this.offsetOf(i + 1));
+  }
+
+  /**
+   * Where the event's ScVals lie within `bytes`, for callers that encode them in place (no subarray per part):
+   * `partOffset(i)` is the start of topic `i` for i < topicCount, `partOffset(topicCount)` the start of the value
+   * and `partOffset(topicCount + 1)` its end; so part i spans [partOffset(i), partOffset(i + 1)).
+   */
+  partOffset(i: number): number {
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i > this.topicCount + 1) {
+      badArgument('i', `part index ${describeValue(i)} outside [0, ${this.topicCount + 1}]`);
+    }
+    return this.offsetOf(i);
   }
 
   /** Raw XDR of the event's data ScVal. */

@@ -85,8 +85,10 @@ describe('payload', () => {
 
   it('3. views == stellar-base decode', () => {
     fc.assert(
-      fc.property(payloadArb, ({ bytes }) => {
+      fc.property(payloadArb, ({ fields, bytes }) => {
         const view = viewPayload(bytes);
+        expect(view.ledgerClosedAt).toBe(fields.ledgerClosedAt);
+        expect(hex(bytes.subarray(view.txHashOffset, view.txHashOffset + 32))).toBe(hex(fields.txHash));
         const oracle = oracleDecode(bytes.subarray(PAYLOAD_HEADER_LENGTH));
         expect(view.type).toBe(oracle.type);
         expect(view.contractId && hex(view.contractId)).toBe(oracle.contractId && hex(oracle.contractId));
@@ -95,6 +97,18 @@ describe('payload', () => {
         for (let i = oracle.topics.length - 1; i >= 0; i--) expect(hex(view.topic(i)!)).toBe(hex(oracle.topics[i]!));
         expect(view.topic(oracle.topics.length)).toBeUndefined();
         expect(hex(view.value())).toBe(hex(oracle.value));
+        // The parts in place: [partOffset(i), partOffset(i + 1)) is topic i, then the value, ending the payload.
+        const parts = [...oracle.topics, oracle.value];
+        for (let i = parts.length - 1; i >= 0; i--) {
+          expect(hex(bytes.subarray(view.partOffset(i), view.partOffset(i + 1)))).toBe(hex(parts[i]!));
+        }
+        expect(view.partOffset(parts.length)).toBe(bytes.length);
+        expect(() => view.partOffset(parts.length + 1)).toThrow(/part index/);
+        expect(() => view.partOffset(-1)).toThrow(/part index/);
+        const contractAt = view.contractIdOffset;
+        expect(contractAt < 0 ? undefined : hex(bytes.subarray(contractAt, contractAt + 32))).toBe(
+          oracle.contractId && hex(oracle.contractId),
+        );
       }),
       propertyParams(),
     );

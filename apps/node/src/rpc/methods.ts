@@ -24,7 +24,8 @@ import {
 import type { ChunkTier, RpcBackend, ServedRange } from './backend.js';
 import type { RpcConfig } from './config.js';
 import { RPC_CODE, RpcError, rpcFail } from './errors.js';
-import { base64, EventFormatter } from './events-format.js';
+import { base64, formatEventsJson } from './events-format.js';
+import { RawJson } from './json.js';
 import { xdrToJson } from './xdr-json.js';
 
 /** stellar-rpc's getLedgerEntriesMaxKeys. */
@@ -53,16 +54,6 @@ function checkXdrFormat(value: unknown): 'base64' | 'json' {
   if (value === 'json') return 'json';
   const shown = typeof value === 'string' ? value : JSON.stringify(value);
   return rpcFail(RPC_CODE.INVALID_PARAMS, `got '${shown}': expected base64, json for optional 'xdrFormat'`);
-}
-
-/** A page's events as EventInfo objects, through one formatter (what the page's events share, formatted once). */
-function formatEvents(
-  events: readonly { readonly payload: Uint8Array }[],
-  xdrFormat: 'base64' | 'json',
-  v1: boolean,
-): Record<string, unknown>[] {
-  const formatter = new EventFormatter(xdrFormat, v1);
-  return events.map((event) => formatter.format(event.payload));
 }
 
 /** The methods over `backend`. */
@@ -230,7 +221,7 @@ export function rpcMethods(backend: RpcBackend, config: RpcConfig, version: Vers
       throw error;
     }
     return {
-      events: formatEvents(page.events, request.xdrFormat, true),
+      events: new RawJson(formatEventsJson(page.events, request.xdrFormat, true)),
       cursor: formatEventId(page.cursor),
       latestLedger: r.latestLedger,
       oldestLedger: r.oldestLedger,
@@ -292,7 +283,7 @@ export function rpcMethods(backend: RpcBackend, config: RpcConfig, version: Vers
       throw error;
     }
     const out: Record<string, unknown> = {
-      events: formatEvents(page.events, request.xdrFormat, false),
+      events: new RawJson(formatEventsJson(page.events, request.xdrFormat, false)),
     };
     if (page.cursor !== undefined) out.cursor = encodeCursorV2(page.cursor);
     out.scanStatus = page.scanStatus;

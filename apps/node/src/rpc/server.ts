@@ -11,6 +11,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RpcBackend } from './backend.js';
 import { DEFAULT_RPC_CONFIG, parseListen, type RpcConfig, rpcConfigFrom } from './config.js';
 import { RPC_CODE, type RpcErrorBody } from './errors.js';
+import { encodeJson } from './json.js';
 import { errorBodyOf, type Method, type MethodContext, rpcMethods, type VersionInfo } from './methods.js';
 
 /** The logger the server writes to (pino's Logger is one). */
@@ -244,7 +245,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       : { jsonrpc: '2.0', id, result: outcome.result };
   }
 
-  async function handleBody(body: string, seen?: string[]): Promise<string | undefined> {
+  /** handleBody's answer as UTF-8 bytes (what POST / sends). */
+  async function answerBody(body: string, seen?: string[]): Promise<Buffer | string | undefined> {
     let message: unknown;
     try {
       message = JSON.parse(body);
@@ -258,7 +260,7 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     }
     if (!Array.isArray(message)) {
       const reply = await handleOne(message, seen);
-      return reply === undefined ? undefined : JSON.stringify(reply);
+      return reply === undefined ? undefined : encodeJson(reply);
     }
     const batchError = (text: string) =>
       JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: RPC_CODE.INVALID_REQUEST, message: text } });
@@ -277,19 +279,25 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     const replies = (await Promise.all(message.map((m) => handleOne(m, seen)))).filter(
       (r): r is Reply => r !== undefined,
     );
-    return replies.length === 0 ? undefined : JSON.stringify(replies);
+    return replies.length === 0 ? undefined : encodeJson(replies);
   }
 
-  const send = (res: ServerResponse, status: number, body: string | undefined, close = false): void => {
+  async function handleBody(body: string, seen?: string[]): Promise<string | undefined> {
+    const answer = await answerBody(body, seen);
+    return typeof answer === 'string' || answer === undefined ? answer : answer.toString('utf8');
+  }
+
+  const send = (res: ServerResponse, status: number, body: Buffer | string | undefined, close = false): void => {
     if (res.headersSent || res.destroyed) return;
     const headers: Record<string, string | number> = {};
-    if (body !== undefined) {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    if (bytes !== undefined) {
       headers['content-type'] = 'application/json';
-      headers['content-length'] = Buffer.byteLength(body);
+      headers['content-length'] = bytes.length;
     }
     if (close) headers.connection = 'close';
     res.writeHead(status, headers);
-    res.end(body);
+    res.end(bytes);
   };
   const httpError = (res: ServerResponse, status: number, reason: string, message: string, close = false): void => {
     httpRejections.inc({ reason });
@@ -372,7 +380,7 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       clearTimeout(timer);
       const body = Buffer.concat(chunks).toString('utf8');
       const seen: string[] = [];
-      handleBody(body, seen).then(
+      answerBody(body, seen).then(
         (reply) => {
           send(res, reply === undefined ? 204 : 200, reply);
           logger?.info(
