@@ -12,8 +12,8 @@ import { encodeContractStrkey } from '@strata/ledger-key';
 import { xdrToJson } from './xdr-json.js';
 
 const TYPE_NAMES = ['system', 'contract', 'diagnostic'] as const;
-/** Most distinct contract ids one formatter keeps strkeys of (a page of another shape just formats the rest). */
-const MAX_CACHED_CONTRACTS = 1024;
+/** Most contract strkeys kept (the cache starts over past it). */
+const MAX_CACHED_CONTRACTS = 4096;
 
 /** RFC 3339 UTC with whole seconds, as Go's time.Time.UTC().Format(time.RFC3339). */
 export function rfc3339(unixSeconds: number): string {
@@ -65,7 +65,7 @@ export class EventIdFormatter {
   #low = 0;
 
   format(ledger: number, tx: number, op: number, event: number): string {
-    if (!this.#fits(ledger, tx, op, event)) return formatEventId({ ledger, tx, op, event }); // its own error
+    if (!this.fits(ledger, tx, op, event)) return formatEventId({ ledger, tx, op, event }); // its own error
     const sum = this.#low + tx * 4096 + op;
     const low = sum % 1_000_000_000;
     const high = this.#high + (sum - low) / 1_000_000_000;
@@ -73,7 +73,7 @@ export class EventIdFormatter {
   }
 
   /** Whether the position is one formatEventId formats; sets the ledger's base when it is. */
-  #fits(ledger: number, tx: number, op: number, event: number): boolean {
+  fits(ledger: number, tx: number, op: number, event: number): boolean {
     if (ledger !== this.#ledger) {
       if (!Number.isInteger(ledger) || ledger < 0 || ledger > MAX_LEDGER) return false;
       // 2^32 = 4 × 10^9 + 294,967 × 1,000 + 296; every product and sum below stays under 2^53.
@@ -98,15 +98,14 @@ export class EventIdFormatter {
     );
   }
 
-  /** format(...) written into `out`. */
-  write(out: JsonBytes, ledger: number, tx: number, op: number, event: number): void {
-    if (!this.#fits(ledger, tx, op, event)) formatEventId({ ledger, tx, op, event }); // throws its own error
+  /** format(...) written at `out[at]` (19 + 1 + 10 bytes), for a position fits() accepted last. */
+  put(out: Uint8Array, at: number, tx: number, op: number, event: number): number {
     const sum = this.#low + tx * 4096 + op;
     const low = sum % 1_000_000_000;
-    out.digits(this.#high + (sum - low) / 1_000_000_000, 10);
-    out.digits(low, 9);
-    out.byte(45); // -
-    out.digits(event, 10);
+    at = putDigits(out, at, this.#high + (sum - low) / 1_000_000_000, 10);
+    at = putDigits(out, at, low, 9);
+    out[at] = 45; // -
+    return putDigits(out, at + 1, event, 10);
   }
 }
 
@@ -129,20 +128,98 @@ const END = ascii('"}');
 const BASE64_DIGITS = ascii('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
 const HEX_DIGITS = ascii('0123456789abcdef');
 const EQUALS = 61;
+const NO_BYTES = new Uint8Array(0);
 const TEXT_ENCODER = new TextEncoder();
 const COMMA = 44;
+
+// The encoders JsonBytes and EventFormatter write with: each writes into `out` at `at` (room already reserved) and
+// returns the position after what it wrote. Small, monomorphic (plain Uint8Arrays only), inlined where they are used.
+
+function putBytes(out: Uint8Array, at: number, source: Uint8Array): number {
+  const length = source.length;
+  // A loop beats TypedArray#set's call for the short pieces an event is made of.
+  if (length <= 64) for (let i = 0; i < length; i++) out[at + i] = source[i]!;
+  else out.set(source, at);
+  return at + length;
+}
+
+/** A string of one-byte characters (ASCII text: times), one byte each. */
+function putLatin1(out: Uint8Array, at: number, value: string): number {
+  const length = value.length;
+  for (let i = 0; i < length; i++) out[at + i] = value.charCodeAt(i);
+  return at + length;
+}
+
+/** Digits of a non-negative integer below 2^53, at least `width` of them (zero-padded). */
+function digitCount(value: number, width: number): number {
+  let length = 1;
+  for (let v = value; v >= 10; v = Math.floor(v / 10)) length++;
+  return Math.max(length, width);
+}
+
+function putDigits(out: Uint8Array, at: number, value: number, width = 1): number {
+  const length = digitCount(value, width);
+  let v = value;
+  for (let i = at + length - 1; i >= at; i--) {
+    const next = Math.floor(v / 10);
+    out[i] = 48 + (v - next * 10);
+    v = next;
+  }
+  return at + length;
+}
+
+/** Standard base64 (with padding) of source[start..end): 4 bytes per 3, rounded up. */
+function putBase64(out: Uint8Array, at: number, source: Uint8Array, start: number, end: number): number {
+  const digits = BASE64_DIGITS;
+  let i = start;
+  for (; i + 2 < end; i += 3) {
+    const n = (source[i]! << 16) | (source[i + 1]! << 8) | source[i + 2]!;
+    out[at] = digits[n >>> 18]!;
+    out[at + 1] = digits[(n >>> 12) & 63]!;
+    out[at + 2] = digits[(n >>> 6) & 63]!;
+    out[at + 3] = digits[n & 63]!;
+    at += 4;
+  }
+  if (i < end) {
+    const two = i + 1 < end;
+    const n = (source[i]! << 16) | (two ? source[i + 1]! << 8 : 0);
+    out[at] = digits[n >>> 18]!;
+    out[at + 1] = digits[(n >>> 12) & 63]!;
+    out[at + 2] = two ? digits[(n >>> 6) & 63]! : EQUALS;
+    out[at + 3] = EQUALS;
+    at += 4;
+  }
+  return at;
+}
+
+/** Lowercase hex of source[start..end). */
+function putHex(out: Uint8Array, at: number, source: Uint8Array, start: number, end: number): number {
+  for (let i = start; i < end; i++) {
+    const b = source[i]!;
+    out[at] = HEX_DIGITS[b >>> 4]!;
+    out[at + 1] = HEX_DIGITS[b & 15]!;
+    at += 2;
+  }
+  return at;
+}
+
+/** `length` bytes of unzeroed memory (everything is written before it is read) as a plain Uint8Array. */
+function unzeroed(length: number): Uint8Array {
+  const buffer = Buffer.allocUnsafe(length);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+}
 
 /**
  * A growing byte buffer JSON text is written into: constant pieces copied, integers, base64 and hex encoded in place,
  * nothing built as a string first (a page of 10,000 events is megabytes of JSON).
  */
 export class JsonBytes {
-  /** A plain Uint8Array (element stores into a Buffer, a subclass, measured several times slower here). */
+  /** A plain Uint8Array (one shape with the payloads and constants the encoders read) over unzeroed memory. */
   #bytes: Uint8Array;
   #at = 0;
 
   constructor(capacity = 64 * 1024) {
-    this.#bytes = new Uint8Array(capacity);
+    this.#bytes = unzeroed(capacity);
   }
 
   /** The bytes written so far (a view: valid until the next write). */
@@ -153,9 +230,23 @@ export class JsonBytes {
   /** Room for `n` more bytes. */
   reserve(n: number): void {
     if (this.#at + n <= this.#bytes.length) return;
-    const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#at + n));
+    const grown = unzeroed(Math.max(this.#bytes.length * 2, this.#at + n));
     grown.set(this.#bytes.subarray(0, this.#at));
     this.#bytes = grown;
+  }
+
+  /**
+   * For writers that encode many pieces after one reserve(): the buffer and the write position (valid until the
+   * next reserve), and `advance(to)` to move the position past what they wrote.
+   */
+  get buffer(): Uint8Array {
+    return this.#bytes;
+  }
+  get position(): number {
+    return this.#at;
+  }
+  advance(to: number): void {
+    this.#at = to;
   }
 
   byte(value: number): void {
@@ -164,24 +255,14 @@ export class JsonBytes {
   }
 
   bytes(source: Uint8Array): void {
-    const length = source.length;
-    this.reserve(length);
-    const out = this.#bytes;
-    const at = this.#at;
-    // A loop beats TypedArray#set's call for the short pieces an event is made of.
-    if (length <= 64) for (let i = 0; i < length; i++) out[at + i] = source[i]!;
-    else out.set(source, at);
-    this.#at = at + length;
+    this.reserve(source.length);
+    this.#at = putBytes(this.#bytes, this.#at, source);
   }
 
   /** A string of one-byte characters (ASCII text: times, ids), one byte each. */
   latin1(value: string): void {
-    const length = value.length;
-    this.reserve(length);
-    const out = this.#bytes;
-    const at = this.#at;
-    for (let i = 0; i < length; i++) out[at + i] = value.charCodeAt(i);
-    this.#at = at + length;
+    this.reserve(value.length);
+    this.#at = putLatin1(this.#bytes, this.#at, value);
   }
 
   /** Any string, UTF-8 encoded (JSON text from JSON.stringify). */
@@ -192,61 +273,28 @@ export class JsonBytes {
 
   /** A non-negative integer below 2^53 in decimal, at least `width` digits (zero-padded). */
   digits(value: number, width = 1): void {
-    let length = 1;
-    for (let v = value; v >= 10; v = Math.floor(v / 10)) length++;
-    if (length < width) length = width;
-    this.reserve(length);
-    const out = this.#bytes;
-    let v = value;
-    for (let i = this.#at + length - 1; i >= this.#at; i--) {
-      const next = Math.floor(v / 10);
-      out[i] = 48 + (v - next * 10);
-      v = next;
-    }
-    this.#at += length;
+    this.reserve(digitCount(value, width));
+    this.#at = putDigits(this.#bytes, this.#at, value, width);
   }
 
   /** Standard base64 (with padding) of source[start..end). */
   base64(source: Uint8Array, start: number, end: number): void {
     this.reserve(Math.ceil((end - start) / 3) * 4);
-    const out = this.#bytes;
-    const digits = BASE64_DIGITS;
-    let at = this.#at;
-    let i = start;
-    for (; i + 2 < end; i += 3) {
-      const n = (source[i]! << 16) | (source[i + 1]! << 8) | source[i + 2]!;
-      out[at] = digits[n >>> 18]!;
-      out[at + 1] = digits[(n >>> 12) & 63]!;
-      out[at + 2] = digits[(n >>> 6) & 63]!;
-      out[at + 3] = digits[n & 63]!;
-      at += 4;
-    }
-    if (i < end) {
-      const two = i + 1 < end;
-      const n = (source[i]! << 16) | (two ? source[i + 1]! << 8 : 0);
-      out[at] = digits[n >>> 18]!;
-      out[at + 1] = digits[(n >>> 12) & 63]!;
-      out[at + 2] = two ? digits[(n >>> 6) & 63]! : EQUALS;
-      out[at + 3] = EQUALS;
-      at += 4;
-    }
-    this.#at = at;
+    this.#at = putBase64(this.#bytes, this.#at, source, start, end);
   }
 
   /** Lowercase hex of source[start..end). */
   hex(source: Uint8Array, start: number, end: number): void {
     this.reserve((end - start) * 2);
-    const out = this.#bytes;
-    let at = this.#at;
-    for (let i = start; i < end; i++) {
-      const b = source[i]!;
-      out[at] = HEX_DIGITS[b >>> 4]!;
-      out[at + 1] = HEX_DIGITS[b & 15]!;
-      at += 2;
-    }
-    this.#at = at;
+    this.#at = putHex(this.#bytes, this.#at, source, start, end);
   }
 }
+
+/**
+ * Bytes one EventInfo takes besides its parts' base64 and their quotes and its close time: the constant pieces
+ * (about 250 bytes), the strkey (56), the id (30), three integers and the hash's hex (64), with room to spare.
+ */
+const EVENT_JSON_OVERHEAD = 512;
 
 /**
  * Formats the events of one page (see the header) straight to JSON bytes, one EventInfo object each, with the
@@ -259,10 +307,6 @@ export class EventFormatter {
   readonly #ids = new EventIdFormatter();
   #closedAtSeconds = Number.NaN;
   #closedAt = '';
-  /** Strkeys of the contracts seen, by the hash's first four bytes (then compared whole). */
-  readonly #strkeys = new Map<number, { readonly hash: Uint8Array; readonly strkey: Uint8Array }[]>();
-  #cachedStrkeys = 0;
-
   constructor(
     private readonly xdrFormat: 'base64' | 'json',
     private readonly v1: boolean,
@@ -279,24 +323,33 @@ export class EventFormatter {
     }
     const tx = view.txIndex;
     const op = view.opIndex;
-    out.bytes(TYPE_OPENINGS[view.type]!);
-    out.digits(ledger);
-    out.bytes(CLOSED_AT);
-    out.latin1(this.#closedAt);
-    out.bytes(CONTRACT_ID);
+    const event = view.eventIndex;
+    if (!this.#ids.fits(ledger, tx, op, event)) formatEventId({ ledger, tx, op, event }); // throws its own error
     const contractAt = view.contractIdOffset;
-    if (contractAt >= 0) out.bytes(this.#strkey(payload, contractAt));
-    out.bytes(ID);
-    this.#ids.write(out, ledger, tx, op, view.eventIndex);
-    out.bytes(OPERATION_INDEX);
-    out.digits(op);
-    out.bytes(TRANSACTION_INDEX);
-    out.digits(tx);
-    out.bytes(TX_HASH);
-    out.hex(payload, view.txHashOffset, view.txHashOffset + 32);
-    out.bytes(this.v1 ? IN_SUCCESSFUL_CALL : QUOTE);
+    const strkey = contractAt < 0 ? NO_BYTES : contractStrkey(payload, contractAt);
+    // One reserve for the whole event (the xdrFormat "json" tail reserves its own): each part's base64 rounds up by
+    // at most 4 bytes and takes 3 of quotes and comma.
     const count = view.topicCount;
+    out.reserve(Math.ceil(payload.length / 3) * 4 + 7 * (count + 1) + this.#closedAt.length + EVENT_JSON_OVERHEAD);
+    const b = out.buffer;
+    let at = out.position;
+    at = putBytes(b, at, TYPE_OPENINGS[view.type]!);
+    at = putDigits(b, at, ledger);
+    at = putBytes(b, at, CLOSED_AT);
+    at = putLatin1(b, at, this.#closedAt);
+    at = putBytes(b, at, CONTRACT_ID);
+    at = putBytes(b, at, strkey);
+    at = putBytes(b, at, ID);
+    at = this.#ids.put(b, at, tx, op, event);
+    at = putBytes(b, at, OPERATION_INDEX);
+    at = putDigits(b, at, op);
+    at = putBytes(b, at, TRANSACTION_INDEX);
+    at = putDigits(b, at, tx);
+    at = putBytes(b, at, TX_HASH);
+    at = putHex(b, at, payload, view.txHashOffset, view.txHashOffset + 32);
+    at = putBytes(b, at, this.v1 ? IN_SUCCESSFUL_CALL : QUOTE);
     if (this.xdrFormat === 'json') {
+      out.advance(at);
       out.bytes(TOPIC_JSON);
       for (let i = 0; i < count; i++) {
         if (i > 0) out.byte(COMMA);
@@ -307,39 +360,50 @@ export class EventFormatter {
       out.byte(125); // }
       return;
     }
-    out.bytes(TOPIC);
-    let at = view.partOffset(0);
+    at = putBytes(b, at, TOPIC);
+    let from = view.partOffset(0);
     for (let i = 0; i < count; i++) {
       const end = view.partOffset(i + 1);
-      if (i > 0) out.byte(COMMA);
-      out.byte(34); // "
-      out.base64(payload, at, end);
-      out.byte(34);
-      at = end;
+      if (i > 0) b[at++] = COMMA;
+      b[at++] = 34; // "
+      at = putBase64(b, at, payload, from, end);
+      b[at++] = 34;
+      from = end;
     }
-    out.bytes(VALUE);
-    out.base64(payload, at, view.partOffset(count + 1));
-    out.bytes(END);
+    at = putBytes(b, at, VALUE);
+    at = putBase64(b, at, payload, from, view.partOffset(count + 1));
+    out.advance(putBytes(b, at, END));
   }
+}
 
-  #strkey(payload: Uint8Array, at: number): Uint8Array {
-    const first = ((payload[at]! << 24) | (payload[at + 1]! << 16) | (payload[at + 2]! << 8) | payload[at + 3]!) >>> 0;
-    let entries = this.#strkeys.get(first);
-    if (entries !== undefined) {
-      for (const entry of entries) if (sameHash(entry.hash, payload, at)) return entry.strkey;
-    }
-    const hash = payload.slice(at, at + 32);
-    const strkey = ascii(encodeContractStrkey(hash));
-    if (this.#cachedStrkeys < MAX_CACHED_CONTRACTS) {
-      if (entries === undefined) {
-        entries = [];
-        this.#strkeys.set(first, entries);
-      }
-      entries.push({ hash, strkey });
-      this.#cachedStrkeys++;
-    }
-    return strkey;
+/**
+ * Strkeys of the contracts seen, as ASCII bytes, by the hash's first four bytes (then compared whole); shared by every
+ * page (a strkey is a pure function of the hash) and cleared when it holds MAX_CACHED_CONTRACTS.
+ */
+const strkeys = new Map<number, { readonly hash: Uint8Array; readonly strkey: Uint8Array }[]>();
+let cachedStrkeys = 0;
+
+/** The strkey of the 32-byte contract hash at payload[at], as ASCII bytes. */
+function contractStrkey(payload: Uint8Array, at: number): Uint8Array {
+  const first = ((payload[at]! << 24) | (payload[at + 1]! << 16) | (payload[at + 2]! << 8) | payload[at + 3]!) >>> 0;
+  let entries = strkeys.get(first);
+  if (entries !== undefined) {
+    for (const entry of entries) if (sameHash(entry.hash, payload, at)) return entry.strkey;
   }
+  const hash = payload.slice(at, at + 32);
+  const text = Buffer.from(encodeContractStrkey(hash), 'latin1');
+  const strkey = new Uint8Array(text.buffer, text.byteOffset, text.length);
+  if (cachedStrkeys === MAX_CACHED_CONTRACTS) {
+    strkeys.clear();
+    cachedStrkeys = 0;
+  }
+  if (entries === undefined || cachedStrkeys === 0) {
+    entries = [];
+    strkeys.set(first, entries);
+  }
+  entries.push({ hash, strkey });
+  cachedStrkeys++;
+  return strkey;
 }
 
 function sameHash(hash: Uint8Array, payload: Uint8Array, at: number): boolean {
@@ -354,8 +418,9 @@ export function formatEventsJson(
   v1: boolean,
 ): Buffer {
   const formatter = new EventFormatter(xdrFormat, v1);
+  // About what a page of small base64 events takes (the buffer grows if not enough).
   let size = 2;
-  for (const item of payloads) size += (item instanceof Uint8Array ? item : item.payload).length * 2 + 320;
+  for (const item of payloads) size += (item instanceof Uint8Array ? item : item.payload).length * 1.5 + 400;
   const out = new JsonBytes(size);
   out.byte(91); // [
   for (let i = 0; i < payloads.length; i++) {

@@ -3,7 +3,7 @@
 // events, many contracts, ledgers with their own close times), in shuffled orders so the formatter's per-ledger and
 // per-contract caches are hit and missed, in both XDR formats and both API versions.
 
-import { formatEventId } from '@strata/events';
+import { encodeContractEvent, encodePayload, formatEventId } from '@strata/events';
 import { extractLedger, generateNetwork } from '@strata/ledger-meta';
 import { seededRandom } from '@strata/test-kit';
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,30 @@ describe('EventFormatter', () => {
 /** An integer in [min, max] (inclusive), uniform enough for the ranges below. */
 const between = (random: () => number, min: number, max: number): number =>
   min + Math.floor(random() * (max - min + 1));
+
+describe('formatEventsJson', () => {
+  it('names the right contract for thousands of contracts (past the strkey cache, which starts over)', () => {
+    const random = seededRandom(15);
+    const symbol = Uint8Array.from([0, 0, 0, 15, 0, 0, 0, 1, 97, 0, 0, 0]); // ScVal symbol "a"
+    const payloads = Array.from({ length: 9000 }, (_, i) => {
+      const contractId = Uint8Array.from({ length: 32 }, () => between(random, 0, 255));
+      if (i % 3 === 1) contractId.set([7, 7, 7, 7]); // many hashes sharing their first four bytes
+      return encodePayload({
+        txHash: new Uint8Array(32).fill(i & 255),
+        ledger: 100 + i,
+        txIndex: 1,
+        opIndex: 0,
+        ledgerClosedAt: 1_700_000_000 + i * 5,
+        eventIndex: i,
+        contractEvent: encodeContractEvent({ contractId, type: 1, topics: [symbol], value: symbol }),
+      });
+    });
+    const page = [...payloads, ...payloads.slice(0, 500)];
+    const reference = JSON.stringify(page.map((p) => eventInfo(p, 'base64', true)));
+    expect(formatEventsJson(page, 'base64', true).toString('utf8')).toBe(reference);
+    expect(formatEventsJson(page, 'base64', true).toString('utf8')).toBe(reference);
+  });
+});
 
 describe('CloseTimeFormatter', () => {
   it('formats every time as rfc3339 does, across days, years and the range ends', () => {
