@@ -53,7 +53,8 @@ export type ScanStatus = (typeof ScanStatus)[keyof typeof ScanStatus];
 /**
  * One delivered event: its id coordinates (from the payload header), its index among its ledger's stored events
  * (what a v2 position records), and its payload bytes, copied out of the reader (a reader's bytes may alias shared
- * buffers), so the page stays valid after the readers close.
+ * buffers), so the page stays valid after the readers close. A page's payloads are views into a few blocks the page
+ * owns (256 KiB each): do not mutate them, and copy one that must outlive the rest of the page.
  */
 export interface PageEvent extends CursorPosition {
   readonly payload: Uint8Array;
@@ -286,6 +287,7 @@ async function walkChunks(
 ): Promise<Walked> {
   const { descending } = scope;
   const events: PageEvent[] = [];
+  const copies = new PayloadCopies();
   let covered: number | undefined;
   const firstChunk = chunkIdOfLedger(descending ? hi : lo);
   const lastChunk = chunkIdOfLedger(descending ? lo : hi);
@@ -301,7 +303,7 @@ async function walkChunks(
     const reEntry = chunkId === firstChunk ? resume.reEntry : undefined;
     if (reEntry?.kind === 'v2') window = await clipPastPosition(reader, offsets, window, reEntry.position, descending);
     else if (reEntry?.kind === 'v1') window = await clipToV1Start(reader, offsets, window, reEntry.from);
-    const nextUnserved = await collect(engine, reader, offsets, scope, window, limit, events);
+    const nextUnserved = await collect(engine, reader, offsets, scope, window, limit, events, copies);
     if (nextUnserved !== undefined) return { events, nextUnserved, covered };
     covered = descending ? from : to;
     if (chunkId === lastChunk) break;
@@ -321,6 +323,7 @@ async function collect(
   window: OrdinalWindow,
   limit: number,
   events: PageEvent[],
+  copies: PayloadCopies,
 ): Promise<number | undefined> {
   const room = limit - events.length;
   assert(room >= 1, 'a chunk is walked only while the page has room');
@@ -340,7 +343,7 @@ async function collect(
       );
       previous = ordinal;
       if (taken === room) return offsets.ledgerOfOrdinal(ordinal); // leaving the loop closes the generator
-      events.push(pageEvent(chunkId, offsets, match));
+      events.push(pageEvent(chunkId, offsets, match, copies));
       taken++;
     }
   } catch (error) {
@@ -350,7 +353,7 @@ async function collect(
 }
 
 /** A delivered event: coordinates from its payload, checked against the ordinal's ledger; payload copied. */
-function pageEvent(chunkId: number, offsets: LedgerOffsets, match: Match): PageEvent {
+function pageEvent(chunkId: number, offsets: LedgerOffsets, match: Match, copies: PayloadCopies): PageEvent {
   const view = viewOf(match.payload, match.ordinal, chunkId);
   const ledger = offsets.ledgerOfOrdinal(match.ordinal);
   if (view.ledger !== ledger || view.txIndex > TX_MASK || view.opIndex > OP_MASK) {
@@ -365,6 +368,31 @@ function pageEvent(chunkId: number, offsets: LedgerOffsets, match: Match): PageE
     op: view.opIndex,
     event: view.eventIndex,
     ledgerOrdinal: match.ordinal - offsets.firstOrdinal(ledger),
-    payload: new Uint8Array(match.payload),
+    payload: copies.copy(match.payload),
   };
+}
+
+/** Bytes of one block of a page's payload copies (a larger payload gets a block of its own). */
+const COPY_BLOCK_BYTES = 256 * 1024;
+
+/**
+ * A page's payload copies, packed into shared blocks: one allocation per 256 KiB of payloads instead of one per
+ * event (an ArrayBuffer each, measured a large part of paging 1,000 events). The blocks live as long as any payload of
+ * the page is referenced.
+ */
+class PayloadCopies {
+  private block = new Uint8Array(0);
+  private used = 0;
+
+  copy(payload: Uint8Array): Uint8Array {
+    const length = payload.length;
+    if (length > this.block.length - this.used) {
+      this.block = new Uint8Array(Math.max(COPY_BLOCK_BYTES, length));
+      this.used = 0;
+    }
+    const at = this.used;
+    this.block.set(payload, at);
+    this.used = at + length;
+    return this.block.subarray(at, this.used);
+  }
 }
