@@ -2,17 +2,24 @@
 // node's): the generated chunk's hot store (a read-only reader, its index rebuilt as a restarted node's is) and its
 // frozen copy, and the ledger state (a BucketList of population bench data and the in-memory Soroban state built from
 // it), each behind the strata JSON-RPC server (createRpcServer, defaults but for the port): `hot` and `cold` serve
-// the chunk from one tier each; `entries` answers getLedgerEntries from the Soroban state, as nodeRpcBackend does,
+// the chunk from one tier each, their pages in the default events worker (which opens its own reader of the tier:
+// benchChunkOpener; STRATA_RPC_BENCH_WORKERS sets how many, 0 = the server's thread); `entries` answers getLedgerEntries from the Soroban state, as nodeRpcBackend does,
 // and `entriesBaseline` the same keys from BucketList snapshot point loads (the node's path for classic entries).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BucketManager } from '@strata/bucket-list';
 import { LocalStorage, openChunk } from '@strata/cold-store';
-import type { ChunkReader } from '@strata/events';
+import type { ChunkReader, LedgerOffsets } from '@strata/events';
 import { openHotReader } from '@strata/hot-store';
 import { LEDGER_ENTRY_TYPE, ledgerKeyOfEntry } from '@strata/ledger-key';
 import { SorobanState } from '@strata/ledger-state';
-import { type ChunkTier, createRpcServer, type FoundLedgerEntry, type RpcBackend } from '../src/rpc/index.js';
+import {
+  type ChunkOpener,
+  type ChunkTier,
+  createRpcServer,
+  type FoundLedgerEntry,
+  type RpcBackend,
+} from '../src/rpc/index.js';
 import { untilStopped } from './rpc-v1-server.js';
 
 export interface NodeServeArgs {
@@ -32,9 +39,54 @@ export interface NodeControl {
   readonly liveEntries: number;
 }
 
-function eventsBackend(reader: ChunkReader, tier: ChunkTier): RpcBackend {
-  const offsets = reader.ledgerOffsets();
+/** Where the bench chunk of one tier is opened: `hotPath` (a read-only hot reader) or `coldDir`'s frozen files. */
+export interface BenchChunkArgs {
+  readonly tier: ChunkTier;
+  readonly hotPath: string;
+  readonly coldDir: string;
+  readonly chunkId: number;
+}
+
+/** The bench chunk's reader of one tier, opened once: the events workers' opener (RpcBackend.eventsWorkerOpener). */
+export async function benchChunkOpener(args: BenchChunkArgs): Promise<ChunkOpener & { close(): Promise<void> }> {
+  let reader: Promise<ChunkReader> | undefined;
+  const open = async (): Promise<ChunkReader> => {
+    if (args.tier === 'hot') return openHotReader(args.hotPath, { chunkId: args.chunkId });
+    const opened = await openChunk({
+      chunkId: args.chunkId,
+      storage: new LocalStorage(join(args.coldDir, 'packs')),
+      indexStorage: new LocalStorage(join(args.coldDir, 'index')),
+    });
+    if (opened.tier !== 'cold') throw new Error('the bench chunk is not frozen');
+    return opened.reader;
+  };
   return {
+    async openChunk(chunkId) {
+      if (chunkId !== args.chunkId) throw new Error(`chunk ${chunkId} is not the bench chunk`);
+      reader ??= open();
+      return { tier: args.tier, reader: await reader };
+    },
+    async warm() {
+      reader ??= open();
+      await reader;
+    },
+    async close() {
+      await (await reader)?.close();
+    },
+  };
+}
+
+/**
+ * The events server of one tier: pages in the events workers (benchChunkOpener), or through `chunks` on the server's
+ * thread with `events-workers` 0; the served range from `offsets` (the frozen chunk's: the same ledgers).
+ */
+function eventsBackend(offsets: LedgerOffsets, chunks: ChunkOpener, tier: ChunkTier, args: NodeServeArgs): RpcBackend {
+  return {
+    eventsWorkerOpener: {
+      module: import.meta.url,
+      exportName: 'benchChunkOpener',
+      args: { tier, hotPath: args.hotPath, coldDir: args.coldDir, chunkId: args.chunkId } satisfies BenchChunkArgs,
+    },
     networkPassphrase: 'Strata bench network',
     protocolVersion: () => 23,
     servedRange: () => ({
@@ -44,7 +96,7 @@ function eventsBackend(reader: ChunkReader, tier: ChunkTier): RpcBackend {
       latestLedgerCloseTime: 0,
     }),
     latestLedger: () => undefined,
-    openChunk: async () => ({ tier, reader }),
+    openChunk: (chunkId) => chunks.openChunk(chunkId),
     chunkCounts: () => ({ hot: tier === 'hot' ? 1 : 0, cold: tier === 'cold' ? 1 : 0 }),
     ledgerEntries: (keys) => ({ latestLedger: offsets.lastLedger, entries: keys.map(() => undefined) }),
   };
@@ -71,13 +123,16 @@ function entriesBackend(ledger: number, lookup: (key: Uint8Array) => FoundLedger
 
 /** Serves until told to stop; returns the servers' request counts. */
 export async function serveNode(args: NodeServeArgs): Promise<{ liveEntries: number }> {
-  const hot = openHotReader(args.hotPath, { chunkId: args.chunkId });
+  // The server thread's own readers, opened when a page runs there (events-workers 0): the workers open theirs.
+  const hot = await benchChunkOpener({ ...args, tier: 'hot' });
+  const cold = await benchChunkOpener({ ...args, tier: 'cold' });
   const opened = await openChunk({
     chunkId: args.chunkId,
     storage: new LocalStorage(join(args.coldDir, 'packs')),
     indexStorage: new LocalStorage(join(args.coldDir, 'index')),
   });
   if (opened.tier !== 'cold') throw new Error('the bench chunk is not frozen');
+  const offsets = opened.reader.ledgerOffsets();
   const manager = await BucketManager.open(args.stateDir, { merger: 'inline', restartMerges: false, fsync: false });
   const snapshot = manager.snapshot();
   const state = new SorobanState();
@@ -95,9 +150,11 @@ export async function serveNode(args: NodeServeArgs): Promise<{ liveEntries: num
       keys.push(Buffer.from(ledgerKeyOfEntry(entry)).toString('base64'));
     }
   });
+  const workers = process.env.STRATA_RPC_BENCH_WORKERS;
+  const eventsConfig = { listen: '127.0.0.1:0', ...(workers === undefined ? {} : { eventsWorkers: Number(workers) }) };
   const servers = [
-    createRpcServer({ backend: eventsBackend(hot, 'hot'), config: { listen: '127.0.0.1:0' } }),
-    createRpcServer({ backend: eventsBackend(opened.reader, 'cold'), config: { listen: '127.0.0.1:0' } }),
+    createRpcServer({ backend: eventsBackend(offsets, hot, 'hot', args), config: eventsConfig }),
+    createRpcServer({ backend: eventsBackend(offsets, cold, 'cold', args), config: eventsConfig }),
     createRpcServer({
       backend: entriesBackend(snapshot.ledger, (key) => {
         const found = state.get(key);
@@ -115,6 +172,7 @@ export async function serveNode(args: NodeServeArgs): Promise<{ liveEntries: num
   ];
   const bound = [];
   for (const server of servers) bound.push(await server.listen());
+  for (const server of servers) await server.ready(); // the events workers' readers open before the load
   const control: NodeControl = {
     ports: { hot: bound[0]!.port, cold: bound[1]!.port, entries: bound[2]!.port, entriesBaseline: bound[3]!.port },
     keys,
@@ -127,5 +185,6 @@ export async function serveNode(args: NodeServeArgs): Promise<{ liveEntries: num
   await manager.close();
   await opened.reader.close();
   await hot.close();
+  await cold.close();
   return { liveEntries };
 }

@@ -37,8 +37,35 @@ export interface FoundLedgerEntry {
 
 export type ChunkTier = 'hot' | 'cold';
 
-export interface RpcBackend {
+/** Chunk readers of the served chunks, opened and cached by their owner (the server never closes them). */
+export interface ChunkOpener {
+  /** The reader of one chunk holding served ledgers, and its tier (see RpcBackend.openChunk). */
+  openChunk(chunkId: number): Promise<{ readonly tier: ChunkTier; readonly reader: ChunkReader }>;
+  /**
+   * Opens ahead what the first pages will read (a hot reader rebuilds its index at open: seconds for a full
+   * chunk); an events worker calls it once at start, before it takes requests. Failures are left to openChunk.
+   */
+  warm?(): Promise<void>;
+}
+
+/**
+ * A module whose export `exportName`, called with `args` (structured-cloneable) in a worker thread, resolves with a
+ * ChunkOpener over the same chunks as the backend's: how events workers (events-workers.ts) open their own readers.
+ * `module` is a URL or path a worker can import (a module's own import.meta.url, typically).
+ */
+export interface ChunkOpenerModule {
+  readonly module: string;
+  readonly exportName: string;
+  readonly args: unknown;
+}
+
+export interface RpcBackend extends ChunkOpener {
   readonly networkPassphrase: string;
+  /**
+   * Where events workers open these chunks; without it (or with `events-workers` 0) getEvents and getEventsV2 run
+   * on the server's thread through openChunk.
+   */
+  readonly eventsWorkerOpener?: ChunkOpenerModule;
   /** Protocol version of the latest ledger. */
   protocolVersion(): number;
   /** The served range now; latestLedger < oldestLedger means nothing served yet. */

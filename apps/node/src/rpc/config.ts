@@ -23,6 +23,11 @@ export interface RpcConfig {
   readonly queueLimit: number;
   /** Open HTTP connections at most (stellar-rpc max_concurrent_requests 5000); more are refused by the socket. */
   readonly maxConnections: number;
+  /**
+   * Worker threads that run getEvents / getEventsV2 (each with its own chunk readers: a hot chunk's index is
+   * rebuilt in each); 0 = on the server's thread. Used only with a backend that names an eventsWorkerOpener.
+   */
+  readonly eventsWorkers: number;
   /** getEvents (v1) page size: maximum and default (max-events-limit / default-events-limit). */
   readonly eventsMaxLimit: number;
   readonly eventsDefaultLimit: number;
@@ -48,6 +53,7 @@ export const DEFAULT_RPC_CONFIG: RpcConfig = {
   maxConcurrent: 8,
   queueLimit: 1000,
   maxConnections: 5000,
+  eventsWorkers: 1,
   eventsMaxLimit: 10_000,
   eventsDefaultLimit: 100,
   eventsV2MaxLimit: 1000,
@@ -71,6 +77,7 @@ export const RPC_CONFIG_KEYS: Readonly<Record<Key, string>> = {
   maxConcurrent: 'max-concurrent',
   queueLimit: 'queue-limit',
   maxConnections: 'max-connections',
+  eventsWorkers: 'events-workers',
   eventsMaxLimit: 'events-max-limit',
   eventsDefaultLimit: 'events-default-limit',
   eventsV2MaxLimit: 'events-v2-max-limit',
@@ -91,6 +98,7 @@ const BOUNDS: Partial<Record<Key, readonly [number, number]>> = {
   maxConcurrent: [1, 1024],
   queueLimit: [0, 1_000_000],
   maxConnections: [1, 1_000_000],
+  eventsWorkers: [0, 64],
   eventsMaxLimit: [1, 10_000],
   eventsDefaultLimit: [1, 10_000],
   eventsV2MaxLimit: [1, 1000],

@@ -25,6 +25,7 @@ import type { ChunkTier, RpcBackend, ServedRange } from './backend.js';
 import type { RpcConfig } from './config.js';
 import { RPC_CODE, RpcError, rpcFail } from './errors.js';
 import { base64, formatEventsJson } from './events-format.js';
+import type { EventsWorkerPool } from './events-workers.js';
 import { RawJson } from './json.js';
 import { xdrToJson } from './xdr-json.js';
 
@@ -57,7 +58,12 @@ function checkXdrFormat(value: unknown): 'base64' | 'json' {
 }
 
 /** The methods over `backend`. */
-export function rpcMethods(backend: RpcBackend, config: RpcConfig, version: VersionInfo): Map<string, Method> {
+export function rpcMethods(
+  backend: RpcBackend,
+  config: RpcConfig,
+  version: VersionInfo,
+  eventsWorkers?: EventsWorkerPool,
+): Map<string, Method> {
   const methods = new Map<string, Method>();
 
   const range = (): ServedRange => {
@@ -199,6 +205,10 @@ export function rpcMethods(backend: RpcBackend, config: RpcConfig, version: Vers
   });
 
   methods.set('getEvents', async (params, context) => {
+    // The range as read now, unchecked: the worker checks it where this method would (after validation).
+    if (eventsWorkers !== undefined) {
+      return eventsWorkers.run('getEvents', params, backend.servedRange(), context.tiers);
+    }
     const request = validateGetEventsV1(params, {
       maxLimit: config.eventsMaxLimit,
       defaultLimit: config.eventsDefaultLimit,
@@ -231,6 +241,9 @@ export function rpcMethods(backend: RpcBackend, config: RpcConfig, version: Vers
   });
 
   methods.set('getEventsV2', async (params, context) => {
+    if (eventsWorkers !== undefined) {
+      return eventsWorkers.run('getEventsV2', params, backend.servedRange(), context.tiers);
+    }
     const r = range();
     const ledgerRange = { oldestLedger: r.oldestLedger, latestLedger: r.latestLedger };
     const request = validateGetEventsV2(params, {

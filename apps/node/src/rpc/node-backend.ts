@@ -1,8 +1,7 @@
 // nodeRpcBackend: the RpcBackend of a StrataNode, built only from what the node exposes (its layout, node.json,
-// LedgerState, hotLedger, oldestEventLedger, latestLedger) plus a RecentLedgers log the ingest loop feeds with each committed ledger's meta (the node
-// does not keep LedgerCloseMeta or headers itself). Chunks are read through their own readers: a hot chunk through
-// a read-only connection of @strata/hot-store (it catches up on every ledgerOffsets()), a frozen one through
-// @strata/cold-store, switching to cold as soon as a chunk's cold manifest appears.
+// LedgerState, hotLedger, oldestEventLedger, latestLedger) plus a RecentLedgers log the ingest loop feeds with each
+// committed ledger's meta (the node does not keep LedgerCloseMeta or headers itself). Chunks are read through their
+// own readers (layoutChunkOpener): on the server's thread, or in each events worker (workerLayoutChunkOpener).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { xdr } from '@stellar/stellar-base';
@@ -11,10 +10,10 @@ import type { ChunkReader } from '@strata/events';
 import { openHotReader } from '@strata/hot-store';
 import { LEDGER_ENTRY_TYPE, readLedgerKey } from '@strata/ledger-key';
 import type { LedgerHeaderInfo } from '@strata/ledger-meta';
-import { hotChunkIds, hotChunkPath } from '../data-dir.js';
+import { type DataDirLayout, hotChunkIds, hotChunkPath } from '../data-dir.js';
 import { coldChunkDir } from '../freezer.js';
 import type { StrataNode } from '../node.js';
-import type { ChunkTier, FoundLedgerEntry, LatestLedgerInfo, RpcBackend } from './backend.js';
+import type { ChunkOpener, ChunkTier, FoundLedgerEntry, LatestLedgerInfo, RpcBackend } from './backend.js';
 
 /** How many ledgers' meta RecentLedgers keeps by default (getLatestLedger needs only the newest). */
 const DEFAULT_KEPT_METAS = 4;
@@ -76,14 +75,21 @@ export interface NodeRpcBackend extends RpcBackend {
   close(): Promise<void>;
 }
 
-/** The RpcBackend of `node`; `ledgers` is the log its ingest feeds (README "JSON-RPC": the hook). */
-export function nodeRpcBackend(node: StrataNode, ledgers: RecentLedgers = new RecentLedgers()): NodeRpcBackend {
-  const layout = node.layout;
-  /** Each chunk's reader (being) opened: one per chunk however many requests ask at once. */
+/** A ChunkOpener that also closes what it opened. */
+export interface ClosableChunkOpener extends ChunkOpener {
+  close(): Promise<void>;
+}
+
+/**
+ * The chunks of a data dir: a hot chunk through a read-only connection of @strata/hot-store (it catches up on every
+ * ledgerOffsets()), a frozen one through @strata/cold-store, switching to cold as soon as a chunk's cold manifest
+ * appears. One reader per chunk however many requests ask at once.
+ */
+export function layoutChunkOpener(layout: DataDirLayout): ClosableChunkOpener {
+  /** Each chunk's reader (being) opened. */
   const opening = new Map<number, Promise<OpenedReader>>();
   const retired: ChunkReader[] = [];
 
-  const latestServed = (): number => Math.min(node.state.ledger, node.hotLedger);
   const locationOf = (chunkId: number) => {
     const dir = coldChunkDir(layout, chunkId);
     return {
@@ -122,6 +128,36 @@ export function nodeRpcBackend(node: StrataNode, ledgers: RecentLedgers = new Re
   }
 
   return {
+    openChunk: openReader,
+    async warm() {
+      // The hot chunks (not frozen yet): their readers rebuild an index at open.
+      const cold = new Set(existsSync(layout.coldDir) ? readdirSync(layout.coldDir) : []);
+      for (const chunkId of hotChunkIds(layout)) {
+        if (!cold.has(String(chunkId))) await openReader(chunkId).catch(() => undefined);
+      }
+    },
+    async close() {
+      const opened = await Promise.allSettled(opening.values());
+      const all = [...opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value.reader] : [])), ...retired];
+      opening.clear();
+      retired.length = 0;
+      await Promise.all(all.map((reader) => reader.close().catch(() => undefined)));
+    },
+  };
+}
+
+/** layoutChunkOpener for an events worker (RpcBackend.eventsWorkerOpener): `args` is `{ layout }`. */
+export async function workerLayoutChunkOpener(args: { readonly layout: DataDirLayout }): Promise<ChunkOpener> {
+  return layoutChunkOpener(args.layout);
+}
+
+/** The RpcBackend of `node`; `ledgers` is the log its ingest feeds (README "JSON-RPC": the hook). */
+export function nodeRpcBackend(node: StrataNode, ledgers: RecentLedgers = new RecentLedgers()): NodeRpcBackend {
+  const layout = node.layout;
+  const chunks = layoutChunkOpener(layout);
+  const latestServed = (): number => Math.min(node.state.ledger, node.hotLedger);
+
+  return {
     networkPassphrase: node.file.networkPassphrase,
     protocolVersion: () => node.state.protocolVersion,
     servedRange() {
@@ -138,7 +174,8 @@ export function nodeRpcBackend(node: StrataNode, ledgers: RecentLedgers = new Re
       };
     },
     latestLedger: () => ledgers.ledger(latestServed()),
-    openChunk: openReader,
+    openChunk: (chunkId) => chunks.openChunk(chunkId),
+    eventsWorkerOpener: { module: import.meta.url, exportName: 'workerLayoutChunkOpener', args: { layout } },
     chunkCounts() {
       const cold = existsSync(layout.coldDir)
         ? readdirSync(layout.coldDir)
@@ -161,12 +198,6 @@ export function nodeRpcBackend(node: StrataNode, ledgers: RecentLedgers = new Re
       });
       return { latestLedger: state.ledger, entries };
     },
-    async close() {
-      const opened = await Promise.allSettled(opening.values());
-      const all = [...opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value.reader] : [])), ...retired];
-      opening.clear();
-      retired.length = 0;
-      await Promise.all(all.map((reader) => reader.close().catch(() => undefined)));
-    },
+    close: () => chunks.close(),
   };
 }

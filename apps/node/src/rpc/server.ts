@@ -11,6 +11,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RpcBackend } from './backend.js';
 import { DEFAULT_RPC_CONFIG, parseListen, type RpcConfig, rpcConfigFrom } from './config.js';
 import { RPC_CODE, type RpcErrorBody } from './errors.js';
+import { EventsWorkerPool } from './events-workers.js';
 import { encodeJson } from './json.js';
 import { errorBodyOf, type Method, type MethodContext, rpcMethods, type VersionInfo } from './methods.js';
 
@@ -41,7 +42,12 @@ export interface RpcServer {
    * method names it dispatched (for the request log).
    */
   handleBody(body: string, seen?: string[]): Promise<string | undefined>;
-  /** Stops accepting, closes every connection. */
+  /**
+   * Resolves when the events workers (if any) have started and warmed their chunks: pages sent earlier wait for
+   * them. The server answers everything else from the moment it listens.
+   */
+  ready(): Promise<void>;
+  /** Stops accepting, closes every connection, stops the events workers. */
   close(): Promise<void>;
 }
 
@@ -101,7 +107,11 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
   const config = rpcConfigFrom(options.config ?? {}, DEFAULT_RPC_CONFIG);
   const { backend, logger } = options;
   const version = options.version ?? { version: '0.1.0', commitHash: '', buildTimestamp: '' };
-  const methods = rpcMethods(backend, config, version);
+  const eventsWorkers =
+    config.eventsWorkers > 0 && backend.eventsWorkerOpener !== undefined
+      ? new EventsWorkerPool(config.eventsWorkers, { opener: backend.eventsWorkerOpener, config, version })
+      : undefined;
+  const methods = rpcMethods(backend, config, version, eventsWorkers);
   const slots = new Slots(config.maxConcurrent, config.queueLimit);
 
   const registry = new Registry();
@@ -447,14 +457,19 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       logger?.info({ listen: `${shownHost}:${address.port}` }, 'JSON-RPC server listening');
       return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}/` };
     },
+    ready: async () => {
+      await eventsWorkers?.ready();
+    },
     async close() {
       const http = server;
       server = undefined;
-      if (http === undefined) return;
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+      if (http !== undefined) {
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          http.closeAllConnections();
+        });
+      }
+      await eventsWorkers?.close();
     },
   };
 }

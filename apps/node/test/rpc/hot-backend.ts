@@ -39,6 +39,9 @@ export interface OracleEvent {
 
 export interface HotBackend {
   backend: RpcBackend;
+  /** The chunk file and id (what an events worker opens: worker-chunks.ts). */
+  path: string;
+  chunkId: number;
   events: OracleEvent[];
   firstLedger: number;
   latestLedger: number;
@@ -52,7 +55,8 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 /** `ledgers` ledgers from `firstLedger`, a deterministic mix of 0..4 events each over two contracts and three names. */
 export function hotBackend(dir: string, firstLedger = 2, ledgers = 60): HotBackend {
   const chunkId = chunkIdOfLedger(firstLedger);
-  const store = HotStore.open(join(dir, `${chunkId}.db`), { chunkId, create: true });
+  const path = join(dir, `${chunkId}.db`);
+  const store = HotStore.open(path, { chunkId, create: true });
   const events: OracleEvent[] = [];
   let n = 0;
   for (let ledger = firstLedger; ledger < firstLedger + ledgers; ledger++) {
@@ -111,6 +115,8 @@ export function hotBackend(dir: string, firstLedger = 2, ledgers = 60): HotBacke
   };
   return {
     backend,
+    path,
+    chunkId,
     events,
     firstLedger,
     latestLedger,

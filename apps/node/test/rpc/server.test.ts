@@ -13,8 +13,9 @@ import { connect } from 'node:net';
 import { StrKey } from '@stellar/stellar-base';
 import { seededRandom, tempDir } from '@strata/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRpcServer, type RpcServer, type RpcServerOptions } from '../../src/rpc/index.js';
+import { createRpcServer, type RpcBackend, type RpcServer, type RpcServerOptions } from '../../src/rpc/index.js';
 import { CONTRACTS, type HotBackend, hotBackend, type OracleEvent, PASSPHRASE, symbol } from './hot-backend.js';
+import type { TestChunkArgs } from './worker-chunks.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC replies, checked field by field against the oracle
 type Json = any;
@@ -24,14 +25,35 @@ afterEach(async () => {
   for (const stop of running.splice(0).reverse()) await stop();
 });
 
+/**
+ * The backend of `data` whose getEvents pages run in `workers` events workers (worker-chunks.ts opens the chunk
+ * there); its own openChunk throws, so a page served on the server's thread fails. 0: `data.backend` as it is.
+ */
+function backendOf(data: HotBackend, workers: number, chunkArgs: Partial<TestChunkArgs> = {}): RpcBackend {
+  if (workers === 0) return data.backend;
+  return {
+    ...data.backend,
+    openChunk: async () => {
+      throw new Error('pages must run in the events workers');
+    },
+    eventsWorkerOpener: {
+      module: new URL('./worker-chunks.ts', import.meta.url).href,
+      exportName: 'openTestChunk',
+      args: { path: data.path, chunkId: data.chunkId, ...chunkArgs },
+    },
+  };
+}
+
 async function start(
   config: RpcServerOptions['config'] = {},
   logger?: RpcServerOptions['logger'],
+  workers = 0,
+  chunkArgs: Partial<TestChunkArgs> = {},
 ): Promise<{ url: string; data: HotBackend; server: RpcServer }> {
   const data = hotBackend(tempDir('rpc'), 2, 60);
   const server = createRpcServer({
-    backend: data.backend,
-    config: { listen: '127.0.0.1:0', ...config },
+    backend: backendOf(data, workers, chunkArgs),
+    config: { listen: '127.0.0.1:0', eventsWorkers: workers, ...config },
     ...(logger === undefined ? {} : { logger }),
   });
   const { url } = await server.listen();
@@ -110,97 +132,106 @@ describe('JSON-RPC server over a hot chunk', () => {
     ]);
   });
 
-  it('getEvents (v1): filters, limits and cursor paging equal the oracle', async () => {
-    const { url, data } = await start();
-    const all = await call(url, 'getEvents', { startLedger: 2, pagination: { limit: 10_000 } });
-    expect(all.result.events.map(strip)).toEqual(data.events);
-    expect(all.result).toMatchObject({
-      latestLedger: data.latestLedger,
-      oldestLedger: 2,
-      latestLedgerCloseTime: String(1_700_000_000 + data.latestLedger * 5),
-      oldestLedgerCloseTime: '1700000010',
-      cursor: `${((BigInt(data.latestLedger) << 32n) | 0xffffffffn).toString().padStart(19, '0')}-4294967295`,
-    });
-    expect(all.result.events[0].inSuccessfulContractCall).toBe(true);
+  it.each([0, 2])(
+    'getEvents (v1): filters, limits and cursor paging equal the oracle (events workers: %i)',
+    async (workers) => {
+      const { url, data } = await start({}, undefined, workers);
+      const all = await call(url, 'getEvents', { startLedger: 2, pagination: { limit: 10_000 } });
+      expect(all.result.events.map(strip)).toEqual(data.events);
+      expect(all.result).toMatchObject({
+        latestLedger: data.latestLedger,
+        oldestLedger: 2,
+        latestLedgerCloseTime: String(1_700_000_000 + data.latestLedger * 5),
+        oldestLedgerCloseTime: '1700000010',
+        cursor: `${((BigInt(data.latestLedger) << 32n) | 0xffffffffn).toString().padStart(19, '0')}-4294967295`,
+      });
+      expect(all.result.events[0].inSuccessfulContractCall).toBe(true);
 
-    // A contract + topic filter, paged 3 at a time through the cursor.
-    const contractId = StrKey.encodeContract(Buffer.from(CONTRACTS[1]!));
-    const filter = { type: 'contract', contractIds: [contractId], topics: [[b64(symbol('transfer')), '**']] };
-    const expected = data.events.filter(
-      (e) => e.type === 'contract' && e.contractId === contractId && e.topic[0] === b64(symbol('transfer')),
-    );
-    expect(expected.length).toBeGreaterThan(3);
-    const got: OracleEvent[] = [];
-    let page = await call(url, 'getEvents', { startLedger: 2, filters: [filter], pagination: { limit: 3 } });
-    for (let guard = 0; guard < 100; guard++) {
-      got.push(...page.result.events.map(strip));
-      if (page.result.events.length < 3) break;
-      page = await call(url, 'getEvents', { filters: [filter], pagination: { cursor: page.result.cursor, limit: 3 } });
-    }
-    expect(got).toEqual(expected);
-
-    // Exact arity: ["transfer"] alone matches only one-topic events (none here carry one topic "transfer").
-    const exact = await call(url, 'getEvents', {
-      startLedger: 2,
-      filters: [{ topics: [[b64(symbol('burn'))]] }],
-      pagination: { limit: 1000 },
-    });
-    expect(exact.result.events.map(strip)).toEqual(
-      data.events.filter((e) => e.topic.length === 1 && e.topic[0] === b64(symbol('burn'))),
-    );
-
-    // endLedger is exclusive; json format decodes topics and values.
-    const window = await call(url, 'getEvents', { startLedger: 10, endLedger: 12, xdrFormat: 'json' });
-    expect(window.result.events.map((e: Json) => e.ledger)).toEqual(
-      data.events.filter((e) => e.ledger >= 10 && e.ledger < 12).map((e) => e.ledger),
-    );
-    const first = window.result.events[0];
-    expect(first.topic).toBeUndefined();
-    expect(first.topicJson[0]).toEqual({ symbol: expect.any(String) });
-    expect(first.valueJson).toEqual({ u32: expect.any(Number) });
-  });
-
-  it('getEventsV2 paged to the end in both directions equals the oracle', async () => {
-    const { url, data } = await start();
-    const contractId = StrKey.encodeContract(Buffer.from(CONTRACTS[0]!));
-    const cases: { filters?: unknown[]; keep: (e: OracleEvent) => boolean }[] = [
-      { keep: () => true },
-      { filters: [{ contractId }], keep: (e) => e.contractId === contractId },
-      {
-        filters: [{ type: 'system' }, { topic0: b64(symbol('mint')) }],
-        keep: (e) => e.type === 'system' || e.topic[0] === b64(symbol('mint')),
-      },
-    ];
-    for (const { filters, keep } of cases) {
-      const expected = data.events.filter(keep);
-      for (const order of ['asc', 'desc'] as const) {
-        const got: OracleEvent[] = [];
-        let result = (
-          await call(url, 'getEventsV2', {
-            minLedger: 2,
-            maxLedger: data.latestLedger,
-            order,
-            limit: 4,
-            ...(filters ? { filters } : {}),
-          })
-        ).result;
-        for (let guard = 0; guard < 500 && result !== undefined; guard++) {
-          got.push(...result.events.map(strip));
-          if (result.scanStatus === 'COMPLETE') break;
-          expect(result.scanStatus).toBe('HAS_MORE');
-          result = (await call(url, 'getEventsV2', { cursor: result.cursor, limit: 4 })).result;
-        }
-        expect(result.scanStatus).toBe('COMPLETE');
-        expect(result.cursor).toBeUndefined();
-        expect(got).toEqual(order === 'asc' ? expected : [...expected].reverse());
+      // A contract + topic filter, paged 3 at a time through the cursor.
+      const contractId = StrKey.encodeContract(Buffer.from(CONTRACTS[1]!));
+      const filter = { type: 'contract', contractIds: [contractId], topics: [[b64(symbol('transfer')), '**']] };
+      const expected = data.events.filter(
+        (e) => e.type === 'contract' && e.contractId === contractId && e.topic[0] === b64(symbol('transfer')),
+      );
+      expect(expected.length).toBeGreaterThan(3);
+      const got: OracleEvent[] = [];
+      let page = await call(url, 'getEvents', { startLedger: 2, filters: [filter], pagination: { limit: 3 } });
+      for (let guard = 0; guard < 100; guard++) {
+        got.push(...page.result.events.map(strip));
+        if (page.result.events.length < 3) break;
+        page = await call(url, 'getEvents', {
+          filters: [filter],
+          pagination: { cursor: page.result.cursor, limit: 3 },
+        });
       }
-    }
-    // An open ascending query catches up: WAITING_FOR_LEDGERS with a cursor.
-    const open = (await call(url, 'getEventsV2', { minLedger: data.latestLedger - 2 })).result;
-    expect(open.scanStatus).toBe('WAITING_FOR_LEDGERS');
-    expect(open.cursor).toMatch(/^gec1_/);
-    expect(open.scannedLedger).toBe(data.latestLedger);
-  });
+      expect(got).toEqual(expected);
+
+      // Exact arity: ["transfer"] alone matches only one-topic events (none here carry one topic "transfer").
+      const exact = await call(url, 'getEvents', {
+        startLedger: 2,
+        filters: [{ topics: [[b64(symbol('burn'))]] }],
+        pagination: { limit: 1000 },
+      });
+      expect(exact.result.events.map(strip)).toEqual(
+        data.events.filter((e) => e.topic.length === 1 && e.topic[0] === b64(symbol('burn'))),
+      );
+
+      // endLedger is exclusive; json format decodes topics and values.
+      const window = await call(url, 'getEvents', { startLedger: 10, endLedger: 12, xdrFormat: 'json' });
+      expect(window.result.events.map((e: Json) => e.ledger)).toEqual(
+        data.events.filter((e) => e.ledger >= 10 && e.ledger < 12).map((e) => e.ledger),
+      );
+      const first = window.result.events[0];
+      expect(first.topic).toBeUndefined();
+      expect(first.topicJson[0]).toEqual({ symbol: expect.any(String) });
+      expect(first.valueJson).toEqual({ u32: expect.any(Number) });
+    },
+  );
+
+  it.each([0, 2])(
+    'getEventsV2 paged to the end in both directions equals the oracle (events workers: %i)',
+    async (workers) => {
+      const { url, data } = await start({}, undefined, workers);
+      const contractId = StrKey.encodeContract(Buffer.from(CONTRACTS[0]!));
+      const cases: { filters?: unknown[]; keep: (e: OracleEvent) => boolean }[] = [
+        { keep: () => true },
+        { filters: [{ contractId }], keep: (e) => e.contractId === contractId },
+        {
+          filters: [{ type: 'system' }, { topic0: b64(symbol('mint')) }],
+          keep: (e) => e.type === 'system' || e.topic[0] === b64(symbol('mint')),
+        },
+      ];
+      for (const { filters, keep } of cases) {
+        const expected = data.events.filter(keep);
+        for (const order of ['asc', 'desc'] as const) {
+          const got: OracleEvent[] = [];
+          let result = (
+            await call(url, 'getEventsV2', {
+              minLedger: 2,
+              maxLedger: data.latestLedger,
+              order,
+              limit: 4,
+              ...(filters ? { filters } : {}),
+            })
+          ).result;
+          for (let guard = 0; guard < 500 && result !== undefined; guard++) {
+            got.push(...result.events.map(strip));
+            if (result.scanStatus === 'COMPLETE') break;
+            expect(result.scanStatus).toBe('HAS_MORE');
+            result = (await call(url, 'getEventsV2', { cursor: result.cursor, limit: 4 })).result;
+          }
+          expect(result.scanStatus).toBe('COMPLETE');
+          expect(result.cursor).toBeUndefined();
+          expect(got).toEqual(order === 'asc' ? expected : [...expected].reverse());
+        }
+      }
+      // An open ascending query catches up: WAITING_FOR_LEDGERS with a cursor.
+      const open = (await call(url, 'getEventsV2', { minLedger: data.latestLedger - 2 })).result;
+      expect(open.scanStatus).toBe('WAITING_FOR_LEDGERS');
+      expect(open.cursor).toMatch(/^gec1_/);
+      expect(open.scannedLedger).toBe(data.latestLedger);
+    },
+  );
 
   it('refuses bad requests with the right error and stays up', async () => {
     const { url } = await start({ maxBodyBytes: 4096, bodyTimeoutMs: 300 });
@@ -334,74 +365,77 @@ describe('JSON-RPC server over a hot chunk', () => {
     await expectHealthy(url);
   });
 
-  it('random params of every shape get a result or a refusal, never an internal error', async () => {
-    const { url } = await start();
-    const random = seededRandom(22);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const fields = [
-      'startLedger',
-      'endLedger',
-      'filters',
-      'pagination',
-      'cursor',
-      'limit',
-      'xdrFormat',
-      'keys',
-      'minLedger',
-      'maxLedger',
-      'order',
-      'type',
-      'contractIds',
-      'topics',
-      'topic0',
-      'contractId',
-    ];
-    const scalar = (): unknown =>
-      pick<() => unknown>([
-        () => Math.floor(random() * 100),
-        () => -1,
-        () => 2 ** 40,
-        () => 1.5,
-        () =>
-          pick([
-            '',
-            '*',
-            '**',
-            'asc',
-            'desc',
-            'json',
-            'contract',
-            'system',
-            'AAAADwAAAAh0cmFuc2Zlcg==',
-            'gec1_',
-            '0000000008589934592-0000000001',
-            '@@',
-          ]),
-        () => null,
-        () => true,
-      ])();
-    const value = (depth: number): unknown => {
-      const r = random();
-      if (depth > 3 || r < 0.5) return scalar();
-      if (r < 0.75) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
-      return Object.fromEntries(
-        Array.from({ length: Math.floor(random() * 4) }, () => [pick(fields), value(depth + 1)]),
-      );
-    };
-    const methods = ['getHealth', 'getNetwork', 'getVersionInfo', 'getLedgerEntries', 'getEvents', 'getEventsV2'];
-    const refusals = new Set([-32600, -32602]);
-    for (let i = 0; i < 300; i++) {
-      const params = Object.fromEntries(
-        Array.from({ length: 1 + Math.floor(random() * 4) }, () => [pick(fields), value(0)]),
-      );
-      const reply = await call(url, pick(methods), params);
-      expect(reply.jsonrpc).toBe('2.0');
-      if (reply.error !== undefined)
-        expect(refusals.has(reply.error.code), JSON.stringify([params, reply.error])).toBe(true);
-      else expect(reply.result).toBeTypeOf('object');
-    }
-    await expectHealthy(url);
-  });
+  it.each([0, 2])(
+    'random params of every shape get a result or a refusal, never an internal error (events workers: %i)',
+    async (workers) => {
+      const { url } = await start({}, undefined, workers);
+      const random = seededRandom(22);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+      const fields = [
+        'startLedger',
+        'endLedger',
+        'filters',
+        'pagination',
+        'cursor',
+        'limit',
+        'xdrFormat',
+        'keys',
+        'minLedger',
+        'maxLedger',
+        'order',
+        'type',
+        'contractIds',
+        'topics',
+        'topic0',
+        'contractId',
+      ];
+      const scalar = (): unknown =>
+        pick<() => unknown>([
+          () => Math.floor(random() * 100),
+          () => -1,
+          () => 2 ** 40,
+          () => 1.5,
+          () =>
+            pick([
+              '',
+              '*',
+              '**',
+              'asc',
+              'desc',
+              'json',
+              'contract',
+              'system',
+              'AAAADwAAAAh0cmFuc2Zlcg==',
+              'gec1_',
+              '0000000008589934592-0000000001',
+              '@@',
+            ]),
+          () => null,
+          () => true,
+        ])();
+      const value = (depth: number): unknown => {
+        const r = random();
+        if (depth > 3 || r < 0.5) return scalar();
+        if (r < 0.75) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+        return Object.fromEntries(
+          Array.from({ length: Math.floor(random() * 4) }, () => [pick(fields), value(depth + 1)]),
+        );
+      };
+      const methods = ['getHealth', 'getNetwork', 'getVersionInfo', 'getLedgerEntries', 'getEvents', 'getEventsV2'];
+      const refusals = new Set([-32600, -32602]);
+      for (let i = 0; i < 300; i++) {
+        const params = Object.fromEntries(
+          Array.from({ length: 1 + Math.floor(random() * 4) }, () => [pick(fields), value(0)]),
+        );
+        const reply = await call(url, pick(methods), params);
+        expect(reply.jsonrpc).toBe('2.0');
+        if (reply.error !== undefined)
+          expect(refusals.has(reply.error.code), JSON.stringify([params, reply.error])).toBe(true);
+        else expect(reply.result).toBeTypeOf('object');
+      }
+      await expectHealthy(url);
+    },
+  );
 
   it('answers 1,000 concurrent connections while getEvents requests run', async () => {
     const { url } = await start();
@@ -464,5 +498,75 @@ describe('JSON-RPC server over a hot chunk', () => {
       ms: expect.any(Number),
     });
     expect(lines.filter(([level]) => level === 'error')).toEqual([]);
+  });
+});
+
+describe('events workers', () => {
+  it('answer every page request byte for byte as the server thread does, batches and refusals included', async () => {
+    const inProcess = await start({}, undefined, 0);
+    const workers = await start({}, undefined, 2);
+    const contractId = StrKey.encodeContract(Buffer.from(CONTRACTS[1]!));
+    const transfer = b64(symbol('transfer'));
+    const bodies: unknown[] = [
+      { startLedger: 2, pagination: { limit: 10_000 } },
+      { startLedger: 5, endLedger: 30, filters: [{ contractIds: [contractId], topics: [[transfer, '**']] }] },
+      { startLedger: 10, endLedger: 12, xdrFormat: 'json' },
+      { startLedger: 2, filters: [{ type: 'system' }], pagination: { limit: 2 } },
+      { startLedger: 1 },
+      { startLedger: 2, filters: [{ contractIds: ['C'] }] },
+      { pagination: { cursor: '0000000008589934592-0000000001', limit: 5 } },
+    ].map((params, i) => ({ jsonrpc: '2.0', id: i, method: 'getEvents', params }));
+    bodies.push(
+      ...[
+        { minLedger: 2, order: 'desc', limit: 7 },
+        { minLedger: 3, maxLedger: 40, filters: [{ contractId }, { topic0: transfer }], limit: 5 },
+        { minLedger: 2, xdrFormat: 'json', limit: 3 },
+        { cursor: 'gec1_x' },
+        { minLedger: 1000 },
+        { minLedger: 2, bogus: 1 },
+      ].map((params, i) => ({ jsonrpc: '2.0', id: `v2-${i}`, method: 'getEventsV2', params })),
+    );
+    bodies.push(bodies.slice(0, 5)); // a batch
+    let events = 0;
+    for (const body of bodies) {
+      const [mine, theirs] = await Promise.all([post(workers.url, body), post(inProcess.url, body)]);
+      expect(JSON.stringify(mine.json), JSON.stringify(body)).toBe(JSON.stringify(theirs.json));
+      events += JSON.stringify(mine.json).split('"ledgerClosedAt"').length - 1;
+    }
+    // The cursor pages of the first answer, through the workers: the same pages.
+    let cursor = (await call(workers.url, 'getEventsV2', { minLedger: 2, limit: 4 })).result.cursor;
+    for (let page = 0; page < 5 && cursor !== undefined; page++) {
+      const [mine, theirs] = await Promise.all([
+        call(workers.url, 'getEventsV2', { cursor, limit: 4 }),
+        call(inProcess.url, 'getEventsV2', { cursor, limit: 4 }),
+      ]);
+      expect({ ...mine, id: 0 }).toEqual({ ...theirs, id: 0 });
+      cursor = mine.result.cursor;
+    }
+    expect(events).toBeGreaterThan(200);
+    // The pages ran in the workers: the in-process openChunk of the workers' backend throws (see backendOf).
+    const metrics = await (await fetch(new URL('/metrics', workers.url))).text();
+    expect(metrics).toMatch(/strata_rpc_request_duration_seconds_count\{method="getEvents",tier="hot"\} [1-9]/);
+  });
+
+  it('a worker whose chunk opens fail answers as the server thread does, and the server stays up', async () => {
+    const { url } = await start({}, undefined, 1, { fail: true });
+    const reply = await call(url, 'getEvents', { startLedger: 2 });
+    expect(reply.error).toEqual({ code: -32600, message: 'could not read events: READER_FAILED' });
+    // refusals are still the worker's to make, before any chunk is opened
+    expect((await call(url, 'getEvents', { startLedger: 1 })).error.code).toBe(-32600);
+    await expectHealthy(url);
+  });
+
+  it('a worker that dies fails its requests with internal errors and is replaced', async () => {
+    const { url } = await start({}, undefined, 1, { exitOnOpen: true });
+    for (let i = 0; i < 3; i++) {
+      const replies = await Promise.all([
+        call(url, 'getEvents', { startLedger: 2 }),
+        call(url, 'getEventsV2', { minLedger: 2 }),
+      ]);
+      for (const reply of replies) expect(reply.error).toEqual({ code: -32603, message: 'internal error' });
+      await expectHealthy(url);
+    }
   });
 });
