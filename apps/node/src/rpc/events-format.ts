@@ -5,8 +5,8 @@
 // A page holds up to 10,000 events (megabytes of JSON), so EventFormatter writes it straight to JSON bytes (JsonBytes:
 // constant pieces copied, integers, ids, base64 and hex encoded in place from the payload) and formats what events
 // share once: a close time's date per day (CloseTimeFormatter), the TOID base per ledger (EventIdFormatter: no
-// bigint), a contract's strkey (base32 with a CRC: microseconds each) per page. eventInfo is the reference it is
-// tested against: one object per event, every field formatted on its own, for JSON.stringify.
+// bigint), a contract's strkey (base32 with a CRC: microseconds each) once per process (a bounded cache). eventInfo
+// is the reference it is tested against: one object per event, every field formatted on its own, for JSON.stringify.
 import { formatEventId, MAX_EVENT_INDEX, MAX_LEDGER, OP_MASK, TX_MASK, viewPayload } from '@strata/events';
 import { encodeContractStrkey } from '@strata/ledger-key';
 import { xdrToJson } from './xdr-json.js';
