@@ -68,28 +68,34 @@ export function formatEventId(p: EventPosition): string {
 
 /**
  * The 19-digit TOID text of many (tx, op) pairs of one ledger, cheaper per call than formatting `toid`: extraction
- * formats one per operation with events. With `ledger << 32 = A * 10^9 + B` (exact, via bigint, once), a TOID is
+ * formats one per operation with events. With `ledger << 32 = A * 10^9 + B` (exact, once: `high`, `low`), a TOID is
  * `(A + carry) * 10^9 + rest` where `B + ((tx << 12) | op) < 10^9 + 2^32` gives a carry of 0..5, so the high parts
  * are six strings built once and the rest is a small integer. The ledger is checked (a uint32: ledgers past
  * MAX_LEDGER still format, as extraction of such a ledger needs, though no event id holds them); `format` is on the
  * hot path and takes tx < 2^20 and op < 2^12 unchecked, as its callers read them from XDR indices.
  */
 export class LedgerToidFormatter {
-  private readonly lowBase: number;
-  private readonly highDigits: string[] = [];
+  /** `ledger << 32 = high * 10^9 + low`, exactly (no bigint: see the constructor). */
+  readonly high: number;
+  readonly low: number;
+  /** The zero-padded text of high + carry for carry 0..5, built on first use. */
+  private highDigits: string[] | undefined;
 
   constructor(readonly ledger: number) {
     if (!inRange(ledger, 0xffffffff)) badId(`ledger ${describeValue(ledger)} is not a uint32`);
-    const base = BigInt(ledger) << 32n;
-    const highBase = Number(base / 1_000_000_000n);
-    this.lowBase = Number(base % 1_000_000_000n);
-    for (let carry = 0; carry <= 5; carry++) this.highDigits.push(String(highBase + carry).padStart(10, '0'));
+    // 2^32 = 4 * 10^9 + 294,967 * 1,000 + 296; every product and sum below stays under 2^53.
+    const x = ledger * 294_967;
+    const x0 = x % 1_000_000;
+    const rest = x0 * 1000 + ledger * 296;
+    this.low = rest % 1_000_000_000;
+    this.high = ledger * 4 + (x - x0) / 1_000_000 + (rest - this.low) / 1_000_000_000;
   }
 
   /** The TOID of (tx, op) in this ledger as 19 digits: `toid(ledger, tx, op)` zero-padded. */
   format(tx: number, op: number): string {
-    const low = this.lowBase + tx * 4096 + op;
+    const low = this.low + tx * 4096 + op;
     const carry = Math.floor(low / 1_000_000_000);
+    this.highDigits ??= Array.from({ length: 6 }, (_, c) => String(this.high + c).padStart(10, '0'));
     // `!` is safe: low < 10^9 + 2^32, so carry <= 5
     return this.highDigits[carry]! + String(low - carry * 1_000_000_000).padStart(9, '0');
   }

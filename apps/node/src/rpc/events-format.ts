@@ -7,7 +7,15 @@
 // share once: a close time's date per day (CloseTimeFormatter), the TOID base per ledger (EventIdFormatter: no
 // bigint), a contract's strkey (base32 with a CRC: microseconds each) once per process (a bounded cache). eventInfo
 // is the reference it is tested against: one object per event, every field formatted on its own, for JSON.stringify.
-import { formatEventId, MAX_EVENT_INDEX, MAX_LEDGER, OP_MASK, TX_MASK, viewPayload } from '@strata/events';
+import {
+  formatEventId,
+  LedgerToidFormatter,
+  MAX_EVENT_INDEX,
+  MAX_LEDGER,
+  OP_MASK,
+  TX_MASK,
+  viewPayload,
+} from '@strata/events';
 import { encodeContractStrkey } from '@strata/ledger-key';
 import { xdrToJson } from './xdr-json.js';
 
@@ -56,7 +64,8 @@ export class CloseTimeFormatter {
 
 /**
  * Event ids of one ledger, as formatEventId writes them ("%019d-%010d" of the TOID and the event index) without a
- * bigint: ledger × 2^32 split exactly into its quotient and remainder by 10^9 once per ledger.
+ * bigint: ledger × 2^32 split exactly by 10^9 once per ledger (LedgerToidFormatter's high and low), ids written as
+ * digits straight into JSON bytes.
  */
 export class EventIdFormatter {
   #ledger = -1;
@@ -76,13 +85,9 @@ export class EventIdFormatter {
   fits(ledger: number, tx: number, op: number, event: number): boolean {
     if (ledger !== this.#ledger) {
       if (!Number.isInteger(ledger) || ledger < 0 || ledger > MAX_LEDGER) return false;
-      // 2^32 = 4 × 10^9 + 294,967 × 1,000 + 296; every product and sum below stays under 2^53.
-      const x = ledger * 294_967;
-      const x0 = x % 1_000_000;
-      const rest = x0 * 1000 + ledger * 296;
-      const low = rest % 1_000_000_000;
-      this.#high = ledger * 4 + (x - x0) / 1_000_000 + (rest - low) / 1_000_000_000;
-      this.#low = low;
+      const base = new LedgerToidFormatter(ledger); // ledger × 2^32 split by 10^9, exactly
+      this.#high = base.high;
+      this.#low = base.low;
       this.#ledger = ledger;
     }
     return (
