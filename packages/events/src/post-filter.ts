@@ -32,6 +32,38 @@ function u32(b: Uint8Array, at: number): number {
   return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 }
 
+/** The 4 bytes at `at` as a signed big-endian word (what wordsOf stores). */
+function i32(b: Uint8Array, at: number): number {
+  return (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
+}
+
+/**
+ * `value` as big-endian 32-bit words, the last word zero-padded when its length is not a multiple of 4 (XDR values
+ * never are: ScVals and contract ids are whole words). Compared a word at a time: measured on the engine bench's 700
+ * pubnet requests, a matching event compares ~157 bytes of topics, and a byte loop spent ~4 ns a byte.
+ */
+function wordsOf(value: Uint8Array): Int32Array {
+  const words = new Int32Array(Math.ceil(value.length / 4));
+  for (let i = 0; i < value.length; i++) words[i >>> 2]! |= value[i]! << (24 - 8 * (i & 3));
+  return words;
+}
+
+/**
+ * Whether `b` holds the bytes `words` encode (`length` of them) at `at`, `at + length ≤ b.length` given. Backward, a
+ * word at a time: values of one position mostly share their leading bytes (the ScVal tag, an address's type words, a
+ * length) and differ at the end (key bytes, string contents), so a mismatch shows in the first word compared.
+ */
+function equalWords(b: Uint8Array, at: number, words: Int32Array, length: number): boolean {
+  const whole = length >>> 2;
+  if (whole * 4 !== length) {
+    for (let j = length - 1; j >= whole * 4; j--) {
+      if (b[at + j] !== ((words[whole]! >>> (24 - 8 * (j & 3))) & 0xff)) return false;
+    }
+  }
+  for (let k = whole - 1; k >= 0; k--) if (i32(b, at + 4 * k) !== words[k]) return false;
+  return true;
+}
+
 /** True when `value` is exactly one well-formed ScVal: only then does an equal byte prefix prove an equal topic. */
 function isOneScVal(value: Uint8Array): boolean {
   try {
@@ -78,9 +110,11 @@ class CompiledPostFilter {
   private readonly testStart: Int32Array;
   private readonly testPosition: Uint8Array;
   private readonly testValue: Int32Array;
-  private readonly contracts: Uint8Array[];
-  /** Distinct (position, bytes) topic values: their bytes, and per event a stamp and the compare's result. */
+  /** The clauses' distinct contract ids, as words (wordsOf). */
+  private readonly contracts: Int32Array[];
+  /** Distinct (position, bytes) topic values: their bytes, their words, and per event a stamp and the compare's result. */
   private readonly values: Uint8Array[];
+  private readonly valueWords: Int32Array[];
   private readonly valueStamp: Uint32Array;
   private readonly valueResult: Uint8Array;
   private epoch = 0;
@@ -129,8 +163,9 @@ class CompiledPostFilter {
         tests,
       });
     }
-    this.contracts = contracts;
+    this.contracts = contracts.map(wordsOf);
     this.values = values;
+    this.valueWords = values.map(wordsOf);
     this.valueStamp = new Uint32Array(values.length);
     this.valueResult = new Uint8Array(values.length);
     this.clauseType = Int8Array.from(kept, (c) => c.type);
@@ -210,12 +245,7 @@ class CompiledPostFilter {
   /** Index of the event's contract id (at `at`) among the clauses' distinct contracts, or -1. */
   private contractIndex(b: Uint8Array, at: number): number {
     const contracts = this.contracts;
-    for (let i = 0; i < contracts.length; i++) {
-      const want = contracts[i]!;
-      let j = 0;
-      while (j < CONTRACT_ID_BYTES && b[at + j] === want[j]) j++;
-      if (j === CONTRACT_ID_BYTES) return i;
-    }
+    for (let i = 0; i < contracts.length; i++) if (equalWords(b, at, contracts[i]!, CONTRACT_ID_BYTES)) return i;
     return -1;
   }
 
@@ -234,11 +264,16 @@ class CompiledPostFilter {
     if (this.valueStamp[value] === epoch) return this.valueResult[value] === 1;
     const at = this.offsetOf(b, position);
     const want = this.values[value]!;
-    // Backward: values of one position mostly share their leading bytes (the ScVal tag, an address's type words, a
-    // length) and differ at the end (key bytes, string contents), so a mismatch shows in the first bytes compared.
-    const stop = this.faults.topicTailOnly === true ? want.length - Math.min(4, want.length) : 0;
     let same = at + want.length <= b.length;
-    for (let j = want.length - 1; j >= stop && same; j--) same = b[at + j] === want[j];
+    if (same) {
+      if (this.faults.topicTailOnly === true) {
+        for (let j = want.length - 1; j >= want.length - Math.min(4, want.length) && same; j--) {
+          same = b[at + j] === want[j];
+        }
+      } else {
+        same = equalWords(b, at, this.valueWords[value]!, want.length);
+      }
+    }
     // An equal prefix is the whole topic (see the class comment): the next offset is known without a walk.
     if (same && this.known === position + 1) {
       this.offsets[position + 1] = at + want.length;

@@ -10,6 +10,8 @@
 // 4. Malformed payloads (bad version, short header, wrong XDR length, bad prefix, corrupt topics) throw the same
 //    EventsError code as the reference, or return the same answer.
 // 5. Negative control: a matcher that compares only a topic's last 4 bytes is caught by property 1.
+// 6. Values are compared a word at a time: an event whose contract id or topic differs from the clause's in any one
+//    byte (each byte in turn) does not match, the unchanged event does.
 
 import { xdr } from '@stellar/stellar-base';
 import { propertyParams } from '@strata/test-kit';
@@ -176,5 +178,38 @@ describe('compiled post-filter', () => {
       propertyParams({ numRuns: 300 }),
     );
     expect(result.failed).toBe(true);
+  });
+
+  it('6. a contract id or topic that differs in any one byte does not match', () => {
+    const address = new Uint8Array(
+      xdr.ScVal.scvAddress(
+        xdr.ScAddress.scAddressTypeContract(Buffer.from(CONTRACTS[1]!) as unknown as xdr.Hash),
+      ).toXDR(),
+    );
+    const topics = [symbol('transfer'), address, new Uint8Array(xdr.ScVal.scvString('USDC:GA5Z').toXDR())];
+    const contractId = CONTRACTS[0]!;
+    const clause: StorageFilter = { contractId, topics, topicCount: { count: 3, exact: true } };
+    const match = compilePostFilter([clause]);
+    const value = symbol('v');
+    expect(match(payloadOf({ type: 1, contractId, topics, value }))).toBe(true);
+    for (let i = 0; i < contractId.length; i++) {
+      const other = contractId.slice();
+      other[i] = other[i]! ^ 0x01;
+      expect(match(payloadOf({ type: 1, contractId: other, topics, value })), `contract byte ${i}`).toBe(false);
+    }
+    topics.forEach((topic, t) => {
+      for (let i = 0; i < topic.length; i++) {
+        const changed = topic.slice();
+        changed[i] = changed[i]! ^ 0x01;
+        // a flipped tag or length byte makes the event's XDR malformed or another value: either way, no match
+        let answer: boolean | string;
+        try {
+          answer = match(payloadOf({ type: 1, contractId, topics: topics.with(t, changed), value }));
+        } catch (error) {
+          answer = error instanceof Error ? error.name : 'thrown';
+        }
+        expect(answer, `topic ${t} byte ${i}`).not.toBe(true);
+      }
+    });
   });
 });
