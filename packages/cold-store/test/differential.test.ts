@@ -59,7 +59,7 @@ const corpusArb: fc.Arbitrary<Corpus> = fc.record({
 
 const queryArb = fc.record({
   filters: fc.oneof(
-    { weight: 1, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.constant<StorageFilter[]>([]) },
     { weight: 6, arbitrary: fc.array(filterArb, { minLength: 1, maxLength: 4 }) },
   ),
   order: fc.constantFrom('asc' as const, 'desc' as const),
@@ -72,7 +72,7 @@ const queryArb = fc.record({
   }),
 });
 
-type Anchor = NonNullable<fc.RecordValue<typeof queryArb>['anchor']>;
+type Anchor = NonNullable<(typeof queryArb extends fc.Arbitrary<infer Q> ? Q : never)['anchor']>;
 
 /**
  * The query's filters, plus (with an anchor) one that matches the event at ordinal `start + pick % (end - start)`
