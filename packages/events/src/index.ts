@@ -62,6 +62,7 @@ export {
   type EventPayload,
   encodeContractEvent,
   encodePayload,
+  PAYLOAD_FIELD_OFFSETS,
   PAYLOAD_HEADER_LENGTH,
   PAYLOAD_VERSION,
   PayloadView,
@@ -109,6 +110,7 @@ export {
 export {
   deriveTerms,
   deriveTermsInto,
+  deriveTermsIntoChecked,
   eventTypeTermKey,
   INDEXED_FIELD_MASK,
   MAX_TERMS_PER_EVENT,

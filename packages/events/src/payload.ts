@@ -30,14 +30,27 @@ export const PAYLOAD_VERSION = 0x01;
 /** Bytes before the ContractEvent XDR. */
 export const PAYLOAD_HEADER_LENGTH = 61;
 
-// Header field offsets (big-endian integers), in the order payload.go writes them.
-const OFF_TX_HASH = 1;
-const OFF_LEDGER = 33;
-const OFF_TX_INDEX = 37;
-const OFF_OP_INDEX = 41;
-const OFF_CLOSED_AT = 45;
-const OFF_EVENT_INDEX = 53;
-const OFF_XDR_LENGTH = 57;
+/**
+ * Byte offsets of the header fields (after the version byte at 0), in the order payload.go writes them: the 32-byte
+ * transaction hash, then big-endian integers (u32 but the close time, an i64). For loops that read a field of many
+ * payloads without a PayloadView each; the layout is the stored format (PAYLOAD_VERSION 0x01).
+ */
+export const PAYLOAD_FIELD_OFFSETS = Object.freeze({
+  txHash: 1,
+  ledger: 33,
+  txIndex: 37,
+  opIndex: 41,
+  ledgerClosedAt: 45,
+  eventIndex: 53,
+  contractEventLength: 57,
+} as const);
+const OFF_TX_HASH = PAYLOAD_FIELD_OFFSETS.txHash;
+const OFF_LEDGER = PAYLOAD_FIELD_OFFSETS.ledger;
+const OFF_TX_INDEX = PAYLOAD_FIELD_OFFSETS.txIndex;
+const OFF_OP_INDEX = PAYLOAD_FIELD_OFFSETS.opIndex;
+const OFF_CLOSED_AT = PAYLOAD_FIELD_OFFSETS.ledgerClosedAt;
+const OFF_EVENT_INDEX = PAYLOAD_FIELD_OFFSETS.eventIndex;
+const OFF_XDR_LENGTH = PAYLOAD_FIELD_OFFSETS.contractEventLength;
 
 /** ContractEventType (XDR enum). DIAGNOSTIC is never stored since protocol 23 but stays a valid value. */
 export const CONTRACT_EVENT_TYPE = { SYSTEM: 0, CONTRACT: 1, DIAGNOSTIC: 2 } as const;
@@ -150,6 +163,36 @@ export function decodePayload(bytes: Uint8Array): EventPayload {
   };
 }
 
+/**
+ * The close time of a payload whose header was checked, read without a DataView or a BigInt: the i64 as two
+ * big-endian halves (hi × 2^32 is exact; the one addition rounds as Number(bigint) does).
+ */
+function readClosedAt(b: Uint8Array): number {
+  const hi =
+    (b[OFF_CLOSED_AT]! << 24) | (b[OFF_CLOSED_AT + 1]! << 16) | (b[OFF_CLOSED_AT + 2]! << 8) | b[OFF_CLOSED_AT + 3]!;
+  return hi * 4294967296 + readU32(b, OFF_CLOSED_AT + 4);
+}
+
+/**
+ * The checks decodePayload makes past what term derivation walks, for a payload whose header and XDR prefix were
+ * checked: `topicsLeft` more topics from `at`, then the value, which must end exactly at the end of `b` (BAD_XDR),
+ * and the close time a safe integer (INVALID_ARGUMENT). Validates the ScVals it crosses, allocates nothing.
+ */
+export function checkEventRest(b: Uint8Array, at: number, topicsLeft: number): void {
+  if (topicsLeft > (b.length - at) / 4) badXdr(at, 'topic count exceeds the bytes left');
+  let q = at;
+  for (let i = 0; i < topicsLeft; i++) q = scValEndOrBadXdr(b, q);
+  q = scValEndOrBadXdr(b, q);
+  if (q !== b.length) badXdr(q, `${b.length - q} trailing bytes after ContractEvent`);
+  // Beyond ±2^53 the rounded double is outside the safe range too, so the test on the double is exact.
+  if (!Number.isSafeInteger(readClosedAt(b))) {
+    throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, 'ledgerClosedAt is not a safe integer', {
+      offset: OFF_CLOSED_AT,
+      field: 'ledgerClosedAt',
+    });
+  }
+}
+
 function badXdr(offset: number, detail: string, cause?: unknown): never {
   throw new EventsError(EventsErrorCode.BAD_XDR, detail, cause === undefined ? { offset } : { offset, cause });
 }
@@ -241,11 +284,7 @@ export class PayloadView {
     return this.bytes.subarray(OFF_TX_HASH, OFF_TX_HASH + 32);
   }
   get ledgerClosedAt(): number {
-    // The i64 as two big-endian halves: hi × 2^32 is exact and the one addition rounds as Number(bigint) does.
-    const b = this.bytes;
-    const hi =
-      (b[OFF_CLOSED_AT]! << 24) | (b[OFF_CLOSED_AT + 1]! << 16) | (b[OFF_CLOSED_AT + 2]! << 8) | b[OFF_CLOSED_AT + 3]!;
-    return hi * 4294967296 + readU32(b, OFF_CLOSED_AT + 4);
+    return readClosedAt(this.bytes);
   }
   /** Offset of the 32-byte transaction hash within `bytes`. */
   get txHashOffset(): number {

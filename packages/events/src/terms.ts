@@ -1,7 +1,14 @@
 // Index terms (spec §3.3; upstream rpcv2/events/index.go after PR #904): the seven indexed fields of an event,
 // each (field, value) pair hashed to a 16-byte TermKey with XXH3-128 over `[fieldByte] ++ valueBytes`.
 import { badArgument, checkBytes, checkInteger, describeValue } from './arguments.js';
-import { checkHeader, PAYLOAD_HEADER_LENGTH, PayloadView, readEventPrefix, scValEndOrBadXdr } from './payload.js';
+import {
+  checkEventRest,
+  checkHeader,
+  PAYLOAD_HEADER_LENGTH,
+  PayloadView,
+  readEventPrefix,
+  scValEndOrBadXdr,
+} from './payload.js';
 import { XXH3_INPUT, XXH3_WASM_MAX_INPUT, xxh3InputInto, xxh3128Into } from './xxh3.js';
 
 /** Field bytes. Part of every stored index: never renumber. */
@@ -118,10 +125,25 @@ function copyKey(from: Uint8Array, at: number, out: Uint8Array, o: number): void
  * Uint8Array with MAX_TERMS_PER_EVENT * 16 bytes free from the integer `offset` (EventsError INVALID_ARGUMENT
  * otherwise). Allocates nothing for topics of up to 239
  * bytes. Checks the header and the fixed XDR prefix and validates the topics it walks (positions 0..3); like
- * PayloadView it does not validate the rest of the event, which encodePayload/decodePayload do. Throws EventsError
- * for malformed bytes.
+ * PayloadView it does not validate the rest of the event, which encodePayload/decodePayload and
+ * deriveTermsIntoChecked do. Throws EventsError for malformed bytes.
  */
 export function deriveTermsInto(payload: Uint8Array, out: Uint8Array, offset = 0): number {
+  return deriveInto(payload, out, offset, false);
+}
+
+/**
+ * deriveTermsInto plus the rest of decodePayload's checks, in the same walk: the topics past position 3 and the
+ * value, which must end exactly where the payload does, and the close time a safe integer. For a store that accepts
+ * payloads from callers: a payload it takes is one decodePayload reads back; one it must refuse throws EventsError
+ * (BAD_XDR, TRUNCATED, LENGTH_MISMATCH, UNKNOWN_VERSION, INVALID_ARGUMENT for the close time) before any term of a
+ * later check is trusted. Same arguments and result as deriveTermsInto.
+ */
+export function deriveTermsIntoChecked(payload: Uint8Array, out: Uint8Array, offset = 0): number {
+  return deriveInto(payload, out, offset, true);
+}
+
+function deriveInto(payload: Uint8Array, out: Uint8Array, offset: number, checkRest: boolean): number {
   checkBytes(out, 'out');
   checkInteger(offset, 0, Number.MAX_SAFE_INTEGER, 'offset');
   if (out.length - offset < MAX_TERMS_PER_EVENT * TERM_KEY_BYTES) {
@@ -147,6 +169,7 @@ export function deriveTermsInto(payload: Uint8Array, out: Uint8Array, offset = 0
     o += TERM_KEY_BYTES;
     at = end;
   }
+  if (checkRest) checkEventRest(payload, at, count - n);
   return (o - offset) / TERM_KEY_BYTES;
 }
 

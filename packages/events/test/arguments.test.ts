@@ -483,17 +483,19 @@ const ENTRY_POINTS: readonly EntryPoint[] = [
       [1, [null, 5, 'abc', { maxLimit: 'x' }, { maxFilters: -1 }, { ledgerRange: 5 }, { ledgerRange: {} }]],
     ],
   },
-  {
-    name: 'deriveTermsInto',
-    call: fn(api.deriveTermsInto),
-    valid: [payload, new Uint8Array(112), 0],
-    bad: [
-      [0, NOT_BYTES],
-      [0, [new Uint8Array(0)], [TRUNCATED]],
-      [1, [...NOT_BYTES, new Uint8Array(111)]],
-      [2, [...NOT_NUMBER, -1, 1.5, Number.NaN, 1, 2 ** 53]],
-    ],
-  },
+  ...(['deriveTermsInto', 'deriveTermsIntoChecked'] as const).map(
+    (name): EntryPoint => ({
+      name,
+      call: fn(api[name]),
+      valid: [payload, new Uint8Array(112), 0],
+      bad: [
+        [0, NOT_BYTES],
+        [0, [new Uint8Array(0)], [TRUNCATED]],
+        [1, [...NOT_BYTES, new Uint8Array(111)]],
+        [2, [...NOT_NUMBER, -1, 1.5, Number.NaN, 1, 2 ** 53]],
+      ],
+    }),
+  ),
   { name: 'eventTypeTermKey', call: fn(api.eventTypeTermKey), valid: [1], bad: [[0, [...BAD_INTEGER, 2 ** 32]]] },
   {
     name: 'termKey',

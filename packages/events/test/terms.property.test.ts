@@ -3,16 +3,27 @@
 //    key = XXH3-128([field] ++ value) laid out low-64 LE then high-64 LE (serialized here by a separate loop).
 // 2. Keys of the same value bytes at different positions differ (the field byte separates them).
 // 3. topicCountAtLeastTermKeys(n) = the bucket keys n..5.
+// 4. deriveTermsIntoChecked accepts exactly what decodePayload accepts (intact payloads and corrupted ones: a flipped
+//    XDR byte, the value cut short or followed by bytes the header's length covers, a close time outside the safe
+//    range), with deriveTerms's keys and decodePayload's error code; deriveTermsInto alone accepts some of the
+//    refused ones (the negative control: the property tells the two apart).
 // Golden vectors pin the layout: XXH3-128 of "" is the reference value from the xxHash test suite.
 import { xxh3 } from '@node-rs/xxhash';
 import { propertyParams } from '@strata/test-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  decodePayload,
   deriveTerms,
+  deriveTermsInto,
+  deriveTermsIntoChecked,
+  EventsError,
   eventTypeTermKey,
+  MAX_TERMS_PER_EVENT,
+  PAYLOAD_FIELD_OFFSETS,
   PAYLOAD_HEADER_LENGTH,
   TERM_FIELD,
+  TERM_KEY_BYTES,
   termKey,
   termKeyHex,
   topicCountAtLeastTermKeys,
@@ -60,5 +71,72 @@ describe('terms', () => {
     const le = (s: string) => Buffer.from(s, 'hex').reverse().toString('hex');
     expect(termKeyHex(eventTypeTermKey(1))).toBe(le(h.slice(16)) + le(h.slice(0, 16)));
     expect(termKeyHex(eventTypeTermKey(1))).toBe('092967d65ec25b057c6a54e627dec4e6');
+  });
+
+  it('4. deriveTermsIntoChecked accepts what decodePayload accepts, with the same keys and error codes', () => {
+    const out = new Uint8Array(MAX_TERMS_PER_EVENT * TERM_KEY_BYTES + 3);
+    const outcome = (derive: () => string[]) => {
+      try {
+        return { keys: derive() };
+      } catch (error) {
+        if (!(error instanceof EventsError)) throw error;
+        return { code: error.code };
+      }
+    };
+    const checked = (bytes: Uint8Array) =>
+      outcome(() => {
+        const n = deriveTermsIntoChecked(bytes, out, 3);
+        return Array.from({ length: n }, (_, i) =>
+          termKeyHex(out.subarray(3 + i * TERM_KEY_BYTES, 3 + (i + 1) * TERM_KEY_BYTES)),
+        );
+      });
+    const oracle = (bytes: Uint8Array) =>
+      outcome(() => {
+        decodePayload(bytes);
+        return deriveTerms(bytes).map(termKeyHex);
+      });
+    /** The payload with its ContractEvent replaced by `xdr` and the header's length set to match. */
+    const withXdr = (bytes: Uint8Array, xdr: Uint8Array) => {
+      const next = new Uint8Array(PAYLOAD_HEADER_LENGTH + xdr.length);
+      next.set(bytes.subarray(0, PAYLOAD_HEADER_LENGTH));
+      next.set(xdr, PAYLOAD_HEADER_LENGTH);
+      new DataView(next.buffer).setUint32(PAYLOAD_FIELD_OFFSETS.contractEventLength, xdr.length);
+      return next;
+    };
+    const corruptionArb = fc.oneof(
+      fc.constant({ kind: 'intact' as const }),
+      fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bits: fc.integer({ min: 1, max: 255 }) }),
+      fc.record({ kind: fc.constant('cut' as const), bytes: fc.integer({ min: 1, max: 8 }) }),
+      fc.record({ kind: fc.constant('extend' as const), tail: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
+      fc.record({ kind: fc.constant('closed-at' as const), hi: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) }),
+    );
+    let refusedByCheckedOnly = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(payloadArb, corruptionArb, ({ bytes }, corruption) => {
+        const xdr = bytes.subarray(PAYLOAD_HEADER_LENGTH);
+        let subject = bytes;
+        if (corruption.kind === 'flip') {
+          subject = bytes.slice();
+          subject[PAYLOAD_HEADER_LENGTH + (corruption.at % xdr.length)]! ^= corruption.bits;
+        } else if (corruption.kind === 'cut') {
+          subject = withXdr(bytes, xdr.subarray(0, Math.max(0, xdr.length - corruption.bytes)));
+        } else if (corruption.kind === 'extend') {
+          subject = withXdr(bytes, Uint8Array.of(...xdr, ...corruption.tail));
+        } else if (corruption.kind === 'closed-at') {
+          subject = bytes.slice();
+          new DataView(subject.buffer).setInt32(PAYLOAD_FIELD_OFFSETS.ledgerClosedAt, corruption.hi);
+        }
+        const want = oracle(subject);
+        expect(checked(subject)).toEqual(want);
+        if (want.code !== undefined) {
+          refused++;
+          if (outcome(() => [String(deriveTermsInto(subject, out, 0))]).code === undefined) refusedByCheckedOnly++;
+        }
+      }),
+      propertyParams({ numRuns: 2_000 }),
+    );
+    expect(refused).toBeGreaterThan(200);
+    expect(refusedByCheckedOnly).toBeGreaterThan(50);
   });
 });

@@ -9,14 +9,12 @@ import { rmSync } from 'node:fs';
 import { assert, describeValue } from '@strata/base';
 import {
   chunkIdOfLedger,
-  deriveTermsInto,
+  deriveTermsIntoChecked,
   EventsError,
-  EventsErrorCode,
   type LedgerOffsets,
   MAX_TERMS_PER_EVENT,
-  PAYLOAD_HEADER_LENGTH,
+  PAYLOAD_FIELD_OFFSETS,
   TERM_KEY_BYTES,
-  viewPayload,
 } from '@strata/events';
 import type Database from 'better-sqlite3';
 import { Checkpointer } from './checkpointer.js';
@@ -509,21 +507,14 @@ export class HotStore {
       for (let i = 0; i < payloads.length; i++) {
         const payload = payloads[i]!;
         try {
-          // Terms first (header, XDR prefix, topics 0..3), then every topic and the value up to exactly the end, and
-          // the close time: the checks decodePayload makes, without its per-value objects.
-          const n = deriveTermsInto(payload, this.keys, at);
-          const view = viewPayload(payload);
-          const value = view.value();
-          if (value.byteOffset + value.length !== payload.byteOffset + payload.length) {
-            throw new EventsError(EventsErrorCode.BAD_XDR, 'trailing bytes after the ContractEvent', {
-              offset: value.byteOffset + value.length - payload.byteOffset,
-            });
-          }
-          checkClosedAt(payload);
-          if (view.ledger !== ledger) throw this.malformed(ledger, i, `the payload is of ledger ${view.ledger}`);
-          const txIndex = view.txIndex;
-          const opIndex = view.opIndex;
-          const eventIndex = view.eventIndex;
+          // Terms, and every check decodePayload makes (header, XDR prefix, every topic and the value up to exactly
+          // the end, the close time), in one walk over the bytes.
+          const n = deriveTermsIntoChecked(payload, this.keys, at);
+          const payloadLedger = readU32(payload, PAYLOAD_FIELD_OFFSETS.ledger);
+          if (payloadLedger !== ledger) throw this.malformed(ledger, i, `the payload is of ledger ${payloadLedger}`);
+          const txIndex = readU32(payload, PAYLOAD_FIELD_OFFSETS.txIndex);
+          const opIndex = readU32(payload, PAYLOAD_FIELD_OFFSETS.opIndex);
+          const eventIndex = readU32(payload, PAYLOAD_FIELD_OFFSETS.eventIndex);
           const after = txIndex !== tx ? txIndex > tx : opIndex !== op ? opIndex > op : eventIndex > ev;
           if (!after) {
             throw this.malformed(
@@ -555,21 +546,9 @@ function eventField(ledger: number, i: number): string {
   return `ledger ${ledger} event ${i}`;
 }
 
-/** Byte offset of the close time (an i64, big-endian) in the stored payload header. */
-const CLOSED_AT_OFFSET = 45;
-
-/** The close time must be a safe integer (decodePayload's rule), read without a BigInt. */
-function checkClosedAt(payload: Uint8Array): void {
-  assert(payload.length >= PAYLOAD_HEADER_LENGTH, 'header checked before');
-  const view = new DataView(payload.buffer, payload.byteOffset, PAYLOAD_HEADER_LENGTH);
-  // Exact while |value| < 2^53; beyond, the rounded double is still outside the safe range.
-  const value = view.getInt32(CLOSED_AT_OFFSET) * 2 ** 32 + view.getUint32(CLOSED_AT_OFFSET + 4);
-  if (!Number.isSafeInteger(value)) {
-    throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, 'ledgerClosedAt is not a safe integer', {
-      offset: CLOSED_AT_OFFSET,
-      field: 'ledgerClosedAt',
-    });
-  }
+/** The big-endian u32 at `at` of a payload whose header was checked. */
+function readU32(b: Uint8Array, at: number): number {
+  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 }
 
 /** HotStore.open with test seams (not exported from the package). */

@@ -2,7 +2,7 @@
 // and nothing written by the failed call (checked on the reopened database).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EventsError } from '@strata/events';
+import { decodePayload, EventsError, PAYLOAD_FIELD_OFFSETS, PAYLOAD_HEADER_LENGTH } from '@strata/events';
 import { errorOf, rejectionOf, tempDir } from '@strata/test-kit';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +106,19 @@ describe('ingest errors leave nothing written', () => {
       errorOf(HotStoreError, () => store.ingestLedger(FIRST + 3, truncated)),
       'MALFORMED_PAYLOAD',
     );
+    // The value cut short under a header that agrees (only a walk to the end finds it), and a close time outside
+    // the safe range (decodePayload would refuse both).
+    const cut = good[0]!.slice(0, good[0]!.length - 1);
+    new DataView(cut.buffer).setUint32(PAYLOAD_FIELD_OFFSETS.contractEventLength, cut.length - PAYLOAD_HEADER_LENGTH);
+    const lateClose = good[0]!.slice();
+    new DataView(lateClose.buffer).setInt32(PAYLOAD_FIELD_OFFSETS.ledgerClosedAt, 2 ** 30);
+    for (const payload of [cut, lateClose]) {
+      expect(() => decodePayload(payload)).toThrow(EventsError);
+      expectCode(
+        errorOf(HotStoreError, () => store.ingestLedger(FIRST + 3, [payload])),
+        'MALFORMED_PAYLOAD',
+      );
+    }
     const foreign = syntheticLedger(3, FIRST + 4, 2, 1);
     expectCode(
       errorOf(HotStoreError, () => store.ingestLedger(FIRST + 3, foreign)),
