@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { fsyncDirectorySync, writeFileAtomicSync } from '@strata/base';
 import type { logger as makeLogger } from '@strata/cli-kit';
 import type { OpenedChunk } from '@strata/cold-store';
-import { chunkIdOfLedger, chunkLastLedger, encodePayload } from '@strata/events';
+import { chunkIdOfLedger, chunkLastLedger, encodeLedgerPayloads } from '@strata/events';
 import { HotStore, HotStoreError } from '@strata/hot-store';
 import { extractLedger, type LedgerCloseMetaRecord, type LedgerExtract, LedgerMetaError } from '@strata/ledger-meta';
 import { LedgerState, LedgerStateError, STATE_FILE_NAME } from '@strata/ledger-state';
@@ -694,18 +694,8 @@ export interface LatestLedger {
 
 /** Ledger `ledger`'s contract events as the events tiers store them (@strata/events payloads, in event-id order). */
 export function eventPayloads(ledger: number, extract: LedgerExtract): Uint8Array[] {
-  const closedAt = Number(extract.header.closeTime);
-  return extract.events.map((event) =>
-    encodePayload({
-      txHash: event.txHash,
-      ledger,
-      txIndex: event.tx,
-      opIndex: event.op,
-      ledgerClosedAt: closedAt,
-      eventIndex: event.eventIndex,
-      contractEvent: event.xdr,
-    }),
-  );
+  // One buffer for the ledger's payloads (each a view of it), not one an event.
+  return encodeLedgerPayloads(ledger, Number(extract.header.closeTime), extract.events);
 }
 
 /** The first node.json of a new data directory (the source must start at ledger 2, the network's genesis). */

@@ -88,17 +88,122 @@ export function encodePayload(payload: EventPayload): Uint8Array {
   checkBytes(payload.contractEvent, 'contractEvent');
   validateContractEvent(payload.contractEvent, 0);
   const out = new Uint8Array(PAYLOAD_HEADER_LENGTH + payload.contractEvent.length);
-  const dv = new DataView(out.buffer);
-  out[0] = PAYLOAD_VERSION;
-  out.set(payload.txHash, OFF_TX_HASH);
-  dv.setUint32(OFF_LEDGER, payload.ledger);
-  dv.setUint32(OFF_TX_INDEX, payload.txIndex);
-  dv.setUint32(OFF_OP_INDEX, payload.opIndex);
-  dv.setBigInt64(OFF_CLOSED_AT, BigInt(payload.ledgerClosedAt));
-  dv.setUint32(OFF_EVENT_INDEX, payload.eventIndex);
-  dv.setUint32(OFF_XDR_LENGTH, payload.contractEvent.length);
-  out.set(payload.contractEvent, PAYLOAD_HEADER_LENGTH);
+  writePayload(
+    out,
+    0,
+    payload.txHash,
+    payload.ledger,
+    payload.txIndex,
+    payload.opIndex,
+    closedAtBytes(payload.ledgerClosedAt),
+    payload.eventIndex,
+    payload.contractEvent,
+  );
   return out;
+}
+
+/** One event of a ledger as encodeLedgerPayloads takes it: the fields @strata/ledger-meta's event records carry. */
+export interface LedgerEventInput {
+  /** 32-byte transaction hash. */
+  readonly txHash: Uint8Array;
+  /** The payload's txIndex. */
+  readonly tx: number;
+  /** The payload's opIndex. */
+  readonly op: number;
+  readonly eventIndex: number;
+  /** Raw XDR of one ContractEvent. */
+  readonly xdr: Uint8Array;
+}
+
+/**
+ * encodePayload for every event of one ledger, with the same checks and the same bytes, the payloads back to back in
+ * one buffer the call allocates: one allocation a ledger instead of one an event. Each payload is a view of that
+ * buffer (its `byteOffset` is not 0). A bad event throws INVALID_ARGUMENT or BAD_XDR with `field`
+ * `events[i].<name>` (for BAD_XDR, `offset` inside that event's XDR).
+ */
+export function encodeLedgerPayloads(
+  ledger: number,
+  ledgerClosedAt: number,
+  events: readonly LedgerEventInput[],
+): Uint8Array[] {
+  checkInteger(ledger, 0, U32_MAX, 'ledger');
+  if (!Number.isSafeInteger(ledgerClosedAt)) badArgument('ledgerClosedAt', 'must be a safe integer');
+  checkArray(events, 'events');
+  let total = 0;
+  for (let i = 0; i < events.length; i++) total += PAYLOAD_HEADER_LENGTH + checkEventInput(events[i], i);
+  const out = new Uint8Array(total);
+  const closedAt = closedAtBytes(ledgerClosedAt);
+  const payloads = new Array<Uint8Array>(events.length);
+  let at = 0;
+  for (let i = 0; i < events.length; i++) {
+    const { txHash, tx, op, eventIndex, xdr } = events[i]!;
+    const length = PAYLOAD_HEADER_LENGTH + xdr.length;
+    writePayload(out, at, txHash, ledger, tx, op, closedAt, eventIndex, xdr);
+    payloads[i] = out.subarray(at, at + length);
+    at += length;
+  }
+  return payloads;
+}
+
+/** Checks event `i` of encodeLedgerPayloads (its XDR validated as encodePayload does) and returns its XDR length. */
+function checkEventInput(event: unknown, i: number): number {
+  try {
+    checkObject(event, 'event');
+    const { txHash, tx, op, eventIndex, xdr } = event as LedgerEventInput;
+    checkBytes(txHash, 'txHash');
+    if (txHash.length !== 32) badArgument('txHash', `must be 32 bytes, got ${txHash.length}`);
+    checkInteger(tx, 0, U32_MAX, 'tx');
+    checkInteger(op, 0, U32_MAX, 'op');
+    checkInteger(eventIndex, 0, U32_MAX, 'eventIndex');
+    checkBytes(xdr, 'xdr');
+    validateContractEvent(xdr, 0);
+    return xdr.length;
+  } catch (error) {
+    if (!(error instanceof EventsError)) throw error;
+    const name = error.code === EventsErrorCode.BAD_XDR ? 'xdr' : error.field;
+    throw new EventsError(error.code, `event ${i}: ${error.detail}`, {
+      field: name === undefined || name === 'event' ? `events[${i}]` : `events[${i}].${name}`,
+      ...(error.offset === undefined ? {} : { offset: error.offset }),
+      cause: error,
+    });
+  }
+}
+
+/** The close time as the 8 big-endian bytes of an i64 (a safe integer, so exact). */
+function closedAtBytes(ledgerClosedAt: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigInt64(0, BigInt(ledgerClosedAt));
+  return bytes;
+}
+
+function writeU32(out: Uint8Array, at: number, value: number): void {
+  out[at] = value >>> 24;
+  out[at + 1] = (value >>> 16) & 0xff;
+  out[at + 2] = (value >>> 8) & 0xff;
+  out[at + 3] = value & 0xff;
+}
+
+/** Writes one payload (checked fields) at `out[at..]`. */
+function writePayload(
+  out: Uint8Array,
+  at: number,
+  txHash: Uint8Array,
+  ledger: number,
+  txIndex: number,
+  opIndex: number,
+  closedAt: Uint8Array,
+  eventIndex: number,
+  xdr: Uint8Array,
+): void {
+  out[at] = PAYLOAD_VERSION;
+  for (let i = 0; i < 32; i++) out[at + OFF_TX_HASH + i] = txHash[i]!;
+  writeU32(out, at + OFF_LEDGER, ledger);
+  writeU32(out, at + OFF_TX_INDEX, txIndex);
+  writeU32(out, at + OFF_OP_INDEX, opIndex);
+  for (let i = 0; i < 8; i++) out[at + OFF_CLOSED_AT + i] = closedAt[i]!;
+  writeU32(out, at + OFF_EVENT_INDEX, eventIndex);
+  writeU32(out, at + OFF_XDR_LENGTH, xdr.length);
+  out.set(xdr, at + PAYLOAD_HEADER_LENGTH);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   EventsErrorCode,
   encodeContractEvent,
   encodeCursorV2,
+  encodeLedgerPayloads,
   encodePayload,
   formatEventId,
   LedgerOffsets,
@@ -88,6 +89,7 @@ const payloadFields = {
   contractEvent,
 };
 const payload = encodePayload(payloadFields);
+const ledgerEvent = { txHash: new Uint8Array(32), tx: 1, op: 0, eventIndex: 0, xdr: contractEvent };
 const position = { ledger: 100, tx: 1, op: 0, event: 0 };
 const eventId = formatEventId(position);
 const clause: StorageFilter = {
@@ -396,6 +398,18 @@ const ENTRY_POINTS: readonly EntryPoint[] = [
       [0, [...BAD_INTEGER, 2 ** 32].map((v) => withField(payloadFields, 'ledger', v))],
       [0, NOT_BYTES.map((v) => withField(payloadFields, 'contractEvent', v))],
       [0, [withField(payloadFields, 'ledgerClosedAt', 2 ** 60)]],
+    ],
+  },
+  {
+    name: 'encodeLedgerPayloads',
+    call: fn(encodeLedgerPayloads),
+    valid: [100, 1_700_000_000, [ledgerEvent]],
+    bad: [
+      [0, [...BAD_INTEGER, 2 ** 32]],
+      [1, [2 ** 60, 1.5, '1']],
+      [2, [...NOT_ARRAY, [null], [withField(ledgerEvent, 'txHash', new Uint8Array(31))]]],
+      [2, [[withField(ledgerEvent, 'tx', -1)], [withField(ledgerEvent, 'xdr', 'x')]]],
+      [2, [[ledgerEvent, withField(ledgerEvent, 'xdr', new Uint8Array(3))]], [BAD_XDR]],
     ],
   },
   {

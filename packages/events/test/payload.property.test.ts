@@ -6,6 +6,8 @@
 //    the offset of the problem; any single changed byte inside the XDR either throws EventsError (never another
 //    error type) or decodes to a valid event: stellar-base decodes the ContractEvent and re-encodes exactly its
 //    bytes, and encodePayload of the decode gives back the changed payload.
+// 5. encodeLedgerPayloads(ledger, closedAt, events) = encodePayload of each event, byte for byte, each payload a view
+//    of one buffer; a bad event i is refused with field events[i].<name> and nothing returned.
 // Negative control: 4c run against a decoder that reads the header and accepts any XDR must find a counterexample
 // (before, 4c only looked at what was thrown, so a decoder accepting garbage passed it).
 import { errorOf, hex, propertyParams } from '@strata/test-kit';
@@ -16,6 +18,7 @@ import {
   type EventPayload,
   EventsError,
   encodeContractEvent,
+  encodeLedgerPayloads,
   encodePayload,
   PAYLOAD_HEADER_LENGTH,
   viewPayload,
@@ -207,5 +210,49 @@ describe('payload', () => {
       // ext 0, no contract, type CONTRACT, body v0, 0 topics, value SCV_VOID.
       contractEvent: '00000000' + '00000000' + '00000001' + '00000000' + '00000000' + '00000001',
     });
+  });
+
+  it('5. encodeLedgerPayloads = encodePayload of each event, in one buffer', () => {
+    const eventArb = payloadArb.map(({ fields, bytes }) => ({
+      txHash: fields.txHash,
+      tx: fields.txIndex,
+      op: fields.opIndex,
+      eventIndex: fields.eventIndex,
+      xdr: bytes.subarray(PAYLOAD_HEADER_LENGTH),
+    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 0xffffffff }),
+        fc.maxSafeInteger(),
+        fc.array(eventArb, { maxLength: 12 }),
+        (ledger, closedAt, events) => {
+          const payloads = encodeLedgerPayloads(ledger, closedAt, events);
+          expect(payloads.map(hex)).toEqual(
+            events.map((e) =>
+              hex(
+                encodePayload({
+                  txHash: e.txHash,
+                  ledger,
+                  txIndex: e.tx,
+                  opIndex: e.op,
+                  ledgerClosedAt: closedAt,
+                  eventIndex: e.eventIndex,
+                  contractEvent: e.xdr,
+                }),
+              ),
+            ),
+          );
+          expect(new Set(payloads.map((p) => p.buffer)).size).toBeLessThanOrEqual(1);
+          if (events.length === 0) return;
+          // One event's XDR cut short: refused, naming that event.
+          const bad = events.length - 1;
+          const broken = events.map((e, i) => (i === bad ? { ...e, xdr: e.xdr.subarray(0, e.xdr.length - 1) } : e));
+          const error = errorOf(EventsError, () => encodeLedgerPayloads(ledger, closedAt, broken));
+          expect(error.code).toBe('BAD_XDR');
+          expect(error.field).toBe(`events[${bad}].xdr`);
+        },
+      ),
+      propertyParams({ numRuns: 200 }),
+    );
   });
 });
