@@ -7,12 +7,18 @@
 // close are not reentrant). Durability: see the README; nothing in here is visible half-written after a crash.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, watch } from 'node:fs';
 import { dirname } from 'node:path';
-import { fsyncDirectorySync, writeFileAtomicSync } from '@strata/base';
+import { assert, fsyncDirectorySync, writeFileAtomicSync } from '@strata/base';
 import type { logger as makeLogger } from '@strata/cli-kit';
 import type { OpenedChunk } from '@strata/cold-store';
 import { chunkIdOfLedger, chunkLastLedger, encodeLedgerPayloads } from '@strata/events';
 import { HotStore, HotStoreError } from '@strata/hot-store';
-import { extractLedger, type LedgerCloseMetaRecord, type LedgerExtract, LedgerMetaError } from '@strata/ledger-meta';
+import {
+  extractLedger,
+  type LedgerCloseMetaRecord,
+  type LedgerExtract,
+  LedgerMetaError,
+  readPreviousLedgerHash,
+} from '@strata/ledger-meta';
 import { LedgerState, LedgerStateError, STATE_FILE_NAME } from '@strata/ledger-state';
 import {
   checkNetwork,
@@ -414,20 +420,31 @@ export class StrataNode {
             { ledger: expected, ...fileOf(record) },
           );
         }
-        const extract = extractOf(record);
-        this.#checkChain(ledger, extract, record);
-        if (ledger > this.#state.ledger) {
+        // A ledger the state applies is extracted once, by the state (its header and events are a plain extract's);
+        // the chain is checked first from the header alone. A generated ledger is extracted here first, as its
+        // evictions are rewritten to what stellar-core's scan finds (generator-source.ts); so is a ledger the state
+        // holds already (only the hot tier lags).
+        const applies = ledger > this.#state.ledger;
+        let extract = applies && !generator ? undefined : extractOf(record);
+        this.#checkChain(ledger, extract?.header.previousLedgerHash ?? previousHashOf(record), record);
+        if (applies) {
           let applied: Awaited<ReturnType<LedgerState['apply']>>;
           try {
-            // A generated ledger gets the evictions stellar-core's scan finds (generator-source.ts).
-            const bytes = generator ? withScannedEvictions(this.#state, record.bytes, extract) : record.bytes;
+            const bytes =
+              extract === undefined ? record.bytes : withScannedEvictions(this.#state, record.bytes, extract);
             applied = await this.#state.apply(bytes, record);
           } catch (error) {
+            // Bytes that do not extract at all are the source's fault, as they were when the node extracted first.
+            if (extract === undefined && error instanceof LedgerStateError && error.cause instanceof LedgerMetaError) {
+              extractOf(record);
+            }
             throw stateError(error, `apply ledger ${ledger}`, ledger);
           }
+          extract ??= applied.extract;
           counts.applied++;
           if (applied.matches) counts.matching++;
         }
+        assert(extract !== undefined, 'a ledger not applied was extracted here');
         if (ledger > this.#hotLedger) counts.events += this.#ingestEvents(ledger, extract);
         const hash = Buffer.from(extract.header.ledgerHash).toString('hex');
         this.#rememberHash(ledger, hash, record.bytes);
@@ -510,10 +527,10 @@ export class StrataNode {
     }
   }
 
-  #checkChain(ledger: number, extract: LedgerExtract, record: LedgerCloseMetaRecord): void {
+  #checkChain(ledger: number, previousLedgerHash: Uint8Array, record: LedgerCloseMetaRecord): void {
     const previousHash = this.#hashes.get(ledger - 1);
     if (previousHash === undefined) return;
-    const named = Buffer.from(extract.header.previousLedgerHash).toString('hex');
+    const named = Buffer.from(previousLedgerHash).toString('hex');
     if (named !== previousHash) {
       throw new NodeError(
         'HEADER_CHAIN_MISMATCH',
@@ -815,8 +832,18 @@ function readLatestLedgerFile(
 }
 
 function extractOf(record: LedgerCloseMetaRecord): LedgerExtract {
+  return readOrSourceFailed(record, () => extractLedger(record.bytes, record));
+}
+
+/** The header's previousLedgerHash, the rest of the record unread. */
+function previousHashOf(record: LedgerCloseMetaRecord): Uint8Array {
+  return readOrSourceFailed(record, () => readPreviousLedgerHash(record.bytes, record));
+}
+
+/** `read()` of the record, its LedgerMetaError as SOURCE_FAILED naming the ledger. */
+function readOrSourceFailed<T>(record: LedgerCloseMetaRecord, read: () => T): T {
   try {
-    return extractLedger(record.bytes, record);
+    return read();
   } catch (error) {
     if (!(error instanceof LedgerMetaError)) throw error;
     throw new NodeError('SOURCE_FAILED', `ledger ${record.ledgerSeq} cannot be read: ${error.message}`, {

@@ -1,5 +1,5 @@
-// Bad sources, as real `strata` processes: a stream with a gap, a duplicate, two ledgers out of order, or a header
-// whose bucketListHash does not match. Checks:
+// Bad sources, as real `strata` processes: a stream with a gap, a duplicate, two ledgers out of order, a record cut
+// short inside its XDR (SOURCE_FAILED), or a header whose bucketListHash does not match. Checks:
 // 1. the node stops with the typed error (exit 1, one line `strata: CODE ... ledger N`) naming the ledger;
 // 2. everything committed before it is kept: the position, the state and the hot chunk stand at the ledger before;
 // 3. with the source fixed (the original stream), the same data dir finishes and equals an uninterrupted run;
@@ -56,6 +56,16 @@ describeWithFixtures('strata ingest of a bad source', [PARTS], () => {
       edit: (r: Buffer[]) => [...r.slice(0, at(8)), r[at(9)]!, r[at(8)]!, ...r.slice(at(10))],
       code: 'OUT_OF_ORDER_LEDGER',
       ledger: 9,
+      kept: 7,
+    },
+    {
+      // The header reads (the chain check), the rest does not: the state's extract refuses it, and it is the
+      // source's fault as when the node extracted first.
+      name: 'a record cut short inside its XDR',
+      // `!`: an index inside the 13-ledger stream
+      edit: (r: Buffer[]) => [...r.slice(0, at(8)), r[at(8)]!.subarray(0, r[at(8)]!.length - 10), ...r.slice(at(9))],
+      code: 'SOURCE_FAILED',
+      ledger: 8,
       kept: 7,
     },
   ];

@@ -36,6 +36,7 @@ export {
   extractLedger,
   LEDGER_CLOSE_META_VERSIONS,
   readLedgerSequence,
+  readPreviousLedgerHash,
   validateLedgerCloseMeta,
 } from './ledger-close-meta.js';
 export type { LedgerSourceKind, LedgerSourceOptions } from './source.js';

@@ -142,6 +142,26 @@ export function readLedgerSequence(lcm: Uint8Array, location?: RecordLocation): 
   }
 }
 
+/**
+ * Reads only the header's previousLedgerHash (a copy of its 32 bytes), validating the bytes up to it: what a node
+ * checks its header chain with before it hands the ledger to a reader that extracts it (so the ledger is not
+ * extracted twice). The rest of the value is not looked at.
+ */
+export function readPreviousLedgerHash(lcm: Uint8Array, location?: RecordLocation): Uint8Array {
+  checkArguments(lcm, location);
+  try {
+    const version = readVersion(lcm);
+    let p = 4;
+    if (version >= 1) p = skipLedgerCloseMetaExt(lcm, p, 1);
+    // hash (32 bytes), ledgerVersion, then previousLedgerHash.
+    const at = p + 36;
+    if (lcm.length < at + 32) fail(TRUNCATED, lcm.length, 'header.previousLedgerHash', 'the value ends inside it');
+    return lcm.slice(at, at + 32);
+  } catch (error) {
+    throw locateError(error, location);
+  }
+}
+
 /** The arguments every entry point shares: the bytes, and an optional location whose members go into errors. */
 function checkArguments(lcm: unknown, location: unknown): void {
   checkBytes(lcm, 'lcm');

@@ -27,6 +27,7 @@ import {
   readDataLakeConfig,
   readLedgerCloseMetaStream,
   readLedgerSequence,
+  readPreviousLedgerHash,
   resolveGeneratorOptions,
   SYNTHETIC_NETWORK_PASSPHRASE,
   validateLedgerCloseMeta,
@@ -65,7 +66,7 @@ async function expectInvalid(call: () => unknown, field: string): Promise<void> 
 }
 
 describe('bad arguments to the public functions', () => {
-  it('(1) decoders: extractLedger, validateLedgerCloseMeta, readLedgerSequence', async () => {
+  it('(1) decoders: extractLedger, validateLedgerCloseMeta, readLedgerSequence, readPreviousLedgerHash', async () => {
     await expectInvalid(() => extractLedger(anything(undefined)), 'lcm');
     await expectInvalid(() => extractLedger(anything('a string is not bytes')), 'lcm');
     await expectInvalid(() => extractLedger(anything([0, 0, 0, 2])), 'lcm');
@@ -77,6 +78,14 @@ describe('bad arguments to the public functions', () => {
     await expectInvalid(() => extractLedger(lcm, {}, { wasLive: anything(1) }), 'wasLive');
     await expectInvalid(() => validateLedgerCloseMeta(anything(null)), 'lcm');
     await expectInvalid(() => readLedgerSequence(anything({})), 'lcm');
+    await expectInvalid(() => readPreviousLedgerHash(anything({})), 'lcm');
+    await expectInvalid(() => readPreviousLedgerHash(lcm, { offset: -1 }), 'location.offset');
+    // Cut inside the hash: TRUNCATED at the end of the bytes, the offset shifted by the location's.
+    const hashAt = Buffer.from(lcm).indexOf(Buffer.from(extractLedger(lcm).header.previousLedgerHash));
+    expect(hashAt).toBeGreaterThan(0);
+    const cut = await thrown(() => readPreviousLedgerHash(lcm.subarray(0, hashAt + 16), { offset: 7 }));
+    expect([cut.code, cut.offset]).toEqual(['TRUNCATED', hashAt + 16 + 7]);
+    expect(readPreviousLedgerHash(lcm)).toEqual(extractLedger(lcm).header.previousLedgerHash);
   });
 
   it('(1, 2) stream readers and writers', async () => {

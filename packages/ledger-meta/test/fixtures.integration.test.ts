@@ -1,7 +1,12 @@
 import { ledgerKeyOfEntry } from '@strata/ledger-key';
 import { describeWithFixtures, lcmFixtureStreams } from '@strata/test-kit';
 import { expect, it } from 'vitest';
-import { extractLedger, readLedgerCloseMetaStream, validateLedgerCloseMeta } from '../src/index.js';
+import {
+  extractLedger,
+  readLedgerCloseMetaStream,
+  readPreviousLedgerHash,
+  validateLedgerCloseMeta,
+} from '../src/index.js';
 import { type OracleEvent, oracleLedger } from './oracle.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -21,6 +26,7 @@ describeWithFixtures('stellar-core-lcm fixtures', [['stellar-core-lcm']], () => 
       dead: 0,
       byVersion: [0, 0, 0],
       gapsInSequence: 0,
+      chained: 0,
       restoredFromArchive: 0,
       unsafeInitByDefault: 0,
       inconsistent: 0,
@@ -29,11 +35,13 @@ describeWithFixtures('stellar-core-lcm fixtures', [['stellar-core-lcm']], () => 
     for (const file of lcmFixtureStreams()) {
       counts.files++;
       let previous: number | undefined;
+      let previousLedgerHash: string | undefined;
       // Key (latin1 of its XDR) → present after the ledgers read so far. Genesis entries are unknown (undefined).
       const state = new Map<string, boolean>();
       const keyId = (key: Uint8Array): string => Buffer.from(key).toString('latin1');
       for await (const record of readLedgerCloseMetaStream(file)) {
         counts.ledgers++;
+        const follows = previous !== undefined && record.ledgerSeq === previous + 1;
         if (previous === undefined) expect(record.ledgerSeq, `${file} starts at ledger 2`).toBe(2);
         else if (record.ledgerSeq !== previous + 1) counts.gapsInSequence++;
         previous = record.ledgerSeq;
@@ -46,6 +54,14 @@ describeWithFixtures('stellar-core-lcm fixtures', [['stellar-core-lcm']], () => 
         counts.live += extract.changes.live.length;
         counts.dead += extract.changes.dead.length;
         expect(extract.header.ledgerSeq).toBe(record.ledgerSeq);
+        // The header chain, read without an extract: the previous record's hash when the stream is consecutive.
+        const previousHash = hex(readPreviousLedgerHash(record.bytes, record));
+        expect(previousHash).toBe(hex(extract.header.previousLedgerHash));
+        if (previousLedgerHash !== undefined && follows) {
+          expect(previousHash).toBe(previousLedgerHash);
+          counts.chained++;
+        }
+        previousLedgerHash = hex(extract.header.ledgerHash);
 
         const stateful = extractLedger(record.bytes, record, { wasLive: (key) => state.get(keyId(key)) === true });
         counts.restoredFromArchive += stateful.changes.init.length - extract.changes.init.length;
@@ -111,6 +127,8 @@ describeWithFixtures('stellar-core-lcm fixtures', [['stellar-core-lcm']], () => 
     expect(counts.compared).toBe(18_024 - 224);
     expect(counts.events).toBeGreaterThan(700);
     expect(counts.inconsistent).toBe(0);
+    // Every ledger but each stream's first (and those after a gap) names its predecessor's hash.
+    expect(counts.chained).toBe(18_024 - 985 - counts.gapsInSequence);
     // Without `wasLive` every restore is live (safe); with the stream's state, restores from the archive are init.
     // A positive count shows the stateful path changes the batch, so the consistency check above can fail.
     expect(counts.restoredFromArchive).toBeGreaterThan(0);

@@ -133,6 +133,12 @@ export interface AppliedLedger {
   readonly batch: { readonly init: number; readonly live: number; readonly dead: number };
   readonly hotArchive: { readonly archived: number; readonly restored: number } | undefined;
   readonly evicted: number;
+  /**
+   * The ledger as this state read it: extractLedger of the bytes with the state's own `wasLive` and corrections, so
+   * its header and events are those of a plain extract and its changes the batch the BucketList was given (before the
+   * entries the state adds). For a caller that needs the ledger's events too, without extracting it again.
+   */
+  readonly extract: LedgerExtract;
 }
 
 export class LedgerState {
@@ -494,6 +500,7 @@ export class LedgerState {
       batch: { init: batch.init.length, live: batch.live.length, dead: batch.dead.length },
       hotArchive: hot === undefined ? undefined : { archived: hot.archived.length, restored: hot.restored.length },
       evicted: evicted?.evicted.length ?? 0,
+      extract,
     };
   }
 
