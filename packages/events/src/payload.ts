@@ -95,7 +95,7 @@ export function encodePayload(payload: EventPayload): Uint8Array {
     payload.ledger,
     payload.txIndex,
     payload.opIndex,
-    closedAtBytes(payload.ledgerClosedAt),
+    payload.ledgerClosedAt,
     payload.eventIndex,
     payload.contractEvent,
   );
@@ -132,13 +132,12 @@ export function encodeLedgerPayloads(
   let total = 0;
   for (let i = 0; i < events.length; i++) total += PAYLOAD_HEADER_LENGTH + checkEventInput(events[i], i);
   const out = new Uint8Array(total);
-  const closedAt = closedAtBytes(ledgerClosedAt);
   const payloads = new Array<Uint8Array>(events.length);
   let at = 0;
   for (let i = 0; i < events.length; i++) {
     const { txHash, tx, op, eventIndex, xdr } = events[i]!;
     const length = PAYLOAD_HEADER_LENGTH + xdr.length;
-    writePayload(out, at, txHash, ledger, tx, op, closedAt, eventIndex, xdr);
+    writePayload(out, at, txHash, ledger, tx, op, ledgerClosedAt, eventIndex, xdr);
     payloads[i] = out.subarray(at, at + length);
     at += length;
   }
@@ -169,13 +168,6 @@ function checkEventInput(event: unknown, i: number): number {
   }
 }
 
-/** The close time as the 8 big-endian bytes of an i64 (a safe integer, so exact). */
-function closedAtBytes(ledgerClosedAt: number): Uint8Array {
-  const bytes = new Uint8Array(8);
-  new DataView(bytes.buffer).setBigInt64(0, BigInt(ledgerClosedAt));
-  return bytes;
-}
-
 function writeU32(out: Uint8Array, at: number, value: number): void {
   out[at] = value >>> 24;
   out[at + 1] = (value >>> 16) & 0xff;
@@ -191,7 +183,7 @@ function writePayload(
   ledger: number,
   txIndex: number,
   opIndex: number,
-  closedAt: Uint8Array,
+  ledgerClosedAt: number,
   eventIndex: number,
   xdr: Uint8Array,
 ): void {
@@ -200,7 +192,10 @@ function writePayload(
   writeU32(out, at + OFF_LEDGER, ledger);
   writeU32(out, at + OFF_TX_INDEX, txIndex);
   writeU32(out, at + OFF_OP_INDEX, opIndex);
-  for (let i = 0; i < 8; i++) out[at + OFF_CLOSED_AT + i] = closedAt[i]!;
+  // The i64 (a safe integer) as two's-complement big-endian halves: hi = floor(v / 2^32), lo = v - hi * 2^32, exact.
+  const hi = Math.floor(ledgerClosedAt / 4294967296);
+  writeU32(out, at + OFF_CLOSED_AT, hi >>> 0);
+  writeU32(out, at + OFF_CLOSED_AT + 4, ledgerClosedAt - hi * 4294967296);
   writeU32(out, at + OFF_EVENT_INDEX, eventIndex);
   writeU32(out, at + OFF_XDR_LENGTH, xdr.length);
   out.set(xdr, at + PAYLOAD_HEADER_LENGTH);
@@ -284,11 +279,7 @@ function readClosedAt(b: Uint8Array): number {
  * and the close time a safe integer (INVALID_ARGUMENT). Validates the ScVals it crosses, allocates nothing.
  */
 export function checkEventRest(b: Uint8Array, at: number, topicsLeft: number): void {
-  if (topicsLeft > (b.length - at) / 4) badXdr(at, 'topic count exceeds the bytes left');
-  let q = at;
-  for (let i = 0; i < topicsLeft; i++) q = scValEndOrBadXdr(b, q);
-  q = scValEndOrBadXdr(b, q);
-  if (q !== b.length) badXdr(q, `${b.length - q} trailing bytes after ContractEvent`);
+  walkEventTail(b, at, topicsLeft, at);
   // Beyond ±2^53 the rounded double is outside the safe range too, so the test on the double is exact.
   if (!Number.isSafeInteger(readClosedAt(b))) {
     throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, 'ledgerClosedAt is not a safe integer', {
@@ -337,12 +328,19 @@ export function scValAt(b: Uint8Array, p: number): ScValView {
 /** Validates the ContractEvent XDR from `start` to the end of `b` (must be consumed exactly). */
 function validateContractEvent(b: Uint8Array, start: number): void {
   const prefix = readEventPrefix(b, start);
-  // A count larger than the bytes left could ever hold (4 bytes per ScVal minimum) is rejected before the loop.
-  if (prefix.topicCount > (b.length - prefix.topics) / 4)
-    badXdr(prefix.topics - 4, 'topic count exceeds the bytes left');
-  let q = prefix.topics;
-  for (let i = 0; i < prefix.topicCount; i++) q += scValAt(b, q).xdr.length;
-  q += scValAt(b, q).xdr.length;
+  walkEventTail(b, prefix.topics, prefix.topicCount, prefix.topics - 4);
+}
+
+/**
+ * Walks `topics` ScVals from `at`, then the value, which must end exactly at the end of `b` (BAD_XDR otherwise),
+ * validating each ScVal without allocating. A count larger than the bytes left could ever hold (4 bytes per ScVal at
+ * least) is refused before the loop, at `countAt` (where the count lies).
+ */
+function walkEventTail(b: Uint8Array, at: number, topics: number, countAt: number): void {
+  if (topics > (b.length - at) / 4) badXdr(countAt, 'topic count exceeds the bytes left');
+  let q = at;
+  for (let i = 0; i < topics; i++) q = scValEndOrBadXdr(b, q);
+  q = scValEndOrBadXdr(b, q);
   if (q !== b.length) badXdr(q, `${b.length - q} trailing bytes after ContractEvent`);
 }
 
