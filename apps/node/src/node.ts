@@ -1,17 +1,18 @@
 // StrataNode: one data directory, opened the way stellar-core starts since PR #5252, and the per-ledger pipeline
 // that feeds both stores from one ledger source. The commit point (README "The commit point"): each store commits
-// each ledger on its own, in the order ledger state → hot chunk; a restart resumes at min(state, hot) + 1 and a
-// store already past a ledger skips it; node.json's position is written only after both hold a ledger durably.
+// each ledger on its own, in the order ledger state → hot chunk (the hot chunk on its writer thread, at most
+// HOT_WRITER_MAX_IN_FLIGHT ledgers behind); a restart resumes at min(state, hot) + 1 and a store already past a
+// ledger skips it; node.json's position is written only after both hold a ledger durably.
 //
 // Concurrency: one StrataNode per data directory and process, used from one async caller at a time (ingest and
 // close are not reentrant). Durability: see the README; nothing in here is visible half-written after a crash.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, watch } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, watch } from 'node:fs';
 import { dirname } from 'node:path';
 import { assert, fsyncDirectorySync, writeFileAtomicSync } from '@strata/base';
 import type { logger as makeLogger } from '@strata/cli-kit';
 import type { OpenedChunk } from '@strata/cold-store';
-import { chunkIdOfLedger, chunkLastLedger, encodeLedgerPayloads } from '@strata/events';
-import { HotStore, HotStoreError } from '@strata/hot-store';
+import { chunkLastLedger, encodeLedgerPayloads } from '@strata/events';
+import { HotStoreError } from '@strata/hot-store';
 import {
   extractLedger,
   type LedgerCloseMetaRecord,
@@ -25,7 +26,6 @@ import {
   type DataDirLayout,
   dataDirLayout,
   hotChunkIds,
-  hotChunkPath,
   NODE_FORMAT_VERSION,
   type NodeFile,
   networkIdOf,
@@ -53,6 +53,7 @@ import {
   sourceName,
   withScannedEvictions,
 } from './generator-source.js';
+import { HOT_WRITER_MAX_IN_FLIGHT, HotWriter, type HotWriterEvent } from './hot-writer.js';
 import { firstLedgerOf, genesisFromSource, type SourceRange, sourceRecords } from './sources.js';
 
 export type Logger = ReturnType<typeof makeLogger>;
@@ -116,12 +117,19 @@ export class StrataNode {
   readonly phases: readonly StartupPhase[];
   #file: NodeFile;
   readonly #state: LedgerState;
-  #hot: HotStore | undefined;
-  /** The newest ledger the hot tier holds (or firstLedger - 1 when it holds none). */
+  /** The live hot chunk's writer thread (undefined once closed). */
+  #writer: HotWriter | undefined;
+  /** The live hot chunk (undefined while there is none). */
+  #liveChunk: number | undefined;
+  /** The newest ledger the hot tier holds: written and answered by the writer (or firstLedger - 1 when none). */
   #hotLedger: number;
+  /** The newest ledger posted to the writer (≥ #hotLedger): what ingest decides by. */
+  #hotPosted: number;
   readonly #log: Logger | undefined;
-  /** Header hashes (hex) of the last ledgers seen, to record a position and check the chain. */
+  /** Header hashes (hex) of the last ledgers committed (both stores hold them), to record a position. */
   readonly #hashes = new Map<number, string>();
+  /** The last ledger read and its header hash (hex): the next one must chain to it. */
+  #chainHash: { readonly ledger: number; readonly hash: string } | undefined;
   /** LedgerCloseMeta bytes of the same ledgers, to write latest-ledger.xdr beside a position. */
   readonly #metas = new Map<number, Uint8Array>();
   /** The position's ledger as latest-ledger.xdr held it at startup (undefined when absent or not that ledger). */
@@ -139,7 +147,8 @@ export class StrataNode {
     layout: DataDirLayout,
     file: NodeFile,
     state: LedgerState,
-    hot: HotStore | undefined,
+    writer: HotWriter,
+    liveChunk: number | undefined,
     hotLedger: number,
     phases: StartupPhase[],
     log: Logger | undefined,
@@ -149,8 +158,10 @@ export class StrataNode {
     this.layout = layout;
     this.#file = file;
     this.#state = state;
-    this.#hot = hot;
+    this.#writer = writer;
+    this.#liveChunk = liveChunk;
     this.#hotLedger = hotLedger;
+    this.#hotPosted = hotLedger;
     this.phases = phases;
     this.#log = log;
     if (file.position !== null) this.#hashes.set(file.position.ledger, file.position.hash);
@@ -259,9 +270,10 @@ export class StrataNode {
           log?.warn({ chunkId, err: error }, `frozen chunk ${chunkId} keeps its hot database: ${error.message}`);
         }
       }
-      const { hot, hotLedger } = reopenHot(layout, file);
-      phase('reopen-hot', (performance.now() - started) / 1000, { hotLedger, chunk: hot?.chunkId });
-      const node = new StrataNode(layout, file, state, hot, hotLedger, phases, log, retentionLedgers);
+      const baseLedger = Math.max(file.firstLedger - 1, newestFrozenLedger(layout) ?? 0);
+      const { writer, chunkId, hotLedger } = await HotWriter.open(layout, baseLedger);
+      phase('reopen-hot', (performance.now() - started) / 1000, { hotLedger, chunk: chunkId });
+      const node = new StrataNode(layout, file, state, writer, chunkId, hotLedger, phases, log, retentionLedgers);
       node.#resumeFreezes();
       phase('resume', 0, { nextLedger: node.nextLedger, stateLedger: state.ledger, hotLedger });
       return node;
@@ -326,16 +338,11 @@ export class StrataNode {
 
   /**
    * A reader of event chunk `chunkId` from the tier that serves it now: cold once frozen (the manifest is the
-   * switch, "cold wins"), else the live hot chunk's snapshot reader, else a read-only reader of an older hot
-   * database. The caller closes it. EVENTS_FAILED when no tier holds the chunk.
+   * switch, "cold wins"), else a read-only reader of its hot database (the live one too: its writer is another
+   * thread). The caller closes it. EVENTS_FAILED when no tier holds the chunk.
    */
   async openEventsChunk(chunkId: number): Promise<OpenedChunk> {
-    const live = this.#hot;
-    return openEventsChunk(
-      this.layout,
-      chunkId,
-      live !== undefined && live.chunkId === chunkId && !this.#closed ? () => live.reader() : undefined,
-    );
+    return openEventsChunk(this.layout, chunkId);
   }
 
   /** The next ledger to ingest: min(state, hot) + 1 (the store that ran ahead skips up to its own position). */
@@ -350,9 +357,11 @@ export class StrataNode {
    * `range.to` (default: the source's end). Per ledger L, in order: checks that L follows the previous record
    * (LEDGER_GAP / DUPLICATE_LEDGER / OUT_OF_ORDER_LEDGER otherwise, naming the ledger) and that its header chains
    * to the previous one; ledger-state apply (unless the state already holds L); events into L's hot chunk (unless
-   * the hot tier holds L); every POSITION_INTERVAL_LEDGERS and at the end, sync the hot chunk and record the
-   * position. On any error, what both stores committed is recorded before the error propagates. `range.signal`
-   * stops it between two ledgers.
+   * the hot tier holds L), posted to the writer thread, which runs behind by at most HOT_WRITER_MAX_IN_FLIGHT
+   * ledgers; L is committed (onLedger, latestLedger) once both stores hold it. Every POSITION_INTERVAL_LEDGERS the
+   * hot chunk is synced (on its thread) and the position recorded; at the end the writer is drained, synced and the
+   * position recorded. On any error, what both stores committed is recorded before the error propagates.
+   * `range.signal` stops it between two ledgers.
    */
   async ingest(
     source: NodeSource,
@@ -392,6 +401,47 @@ export class StrataNode {
       return result.done === true ? undefined : result.value;
     };
     let sinceRecorded = 0;
+    // Ledgers read and applied by the state but not yet answered by the hot writer, ascending: each is committed
+    // (both stores hold it) once the hot tier's newest ledger reaches it.
+    const pending: PendingLedger[] = [];
+    const commitReady = () => {
+      while (pending.length > 0 && (pending[0] as PendingLedger).ledger <= this.#hotLedger) {
+        const { ledger, hash, committed } = pending.shift() as PendingLedger;
+        this.#rememberHash(ledger, hash, committed.bytes);
+        this.#latest = {
+          ledger,
+          hash,
+          closeTime: Number(committed.header.closeTime),
+          protocolVersion: this.#state.protocolVersion,
+        };
+        onLedger?.(ledger, summary(), committed);
+      }
+    };
+    const settle = (events: readonly HotWriterEvent[]) => {
+      for (const event of events) {
+        if (event.op === 'synced') {
+          if (event.durable !== undefined) this.#writePosition(event.durable);
+          continue;
+        }
+        this.#hotLedger = event.ledger;
+        this.#liveChunk = event.chunkId;
+        counts.events += event.events;
+        if (event.finished?.complete === true) this.#freezeInBackground(event.finished.chunkId);
+        commitReady();
+      }
+      commitReady();
+    };
+    // After the last ledger, or an error: close the source, drain the writer, sync and record the position.
+    const finish = async (failure: unknown) => {
+      try {
+        await iterator.return?.(undefined);
+        await this.#syncAndRecordPosition(settle);
+      } catch (error) {
+        // The error in flight (the first one) is the one to report; this one is logged.
+        if (failure === undefined) throw error;
+        this.#log?.warn({ err: error }, 'cannot record the position after an error');
+      }
+    };
     try {
       for (let record = await next(); record !== undefined; record = await next()) {
         if (range.signal?.aborted === true) break; // between ledgers only: a ledger is never left half-done
@@ -445,30 +495,32 @@ export class StrataNode {
           if (applied.matches) counts.matching++;
         }
         assert(extract !== undefined, 'a ledger not applied was extracted here');
-        if (ledger > this.#hotLedger) counts.events += this.#ingestEvents(ledger, extract);
         const hash = Buffer.from(extract.header.ledgerHash).toString('hex');
-        this.#rememberHash(ledger, hash, record.bytes);
-        this.#latest = {
-          ledger,
-          hash,
-          closeTime: Number(extract.header.closeTime),
-          protocolVersion: this.#state.protocolVersion,
-        };
+        this.#chainHash = { ledger, hash };
+        pending.push({ ledger, hash, committed: { bytes: record.bytes, header: extract.header } });
+        const writer = this.#liveWriter();
+        if (ledger > this.#hotPosted) {
+          await writer.waitForRoom(HOT_WRITER_MAX_IN_FLIGHT);
+          settle(writer.take());
+          this.#postEvents(writer, ledger, extract);
+        }
         counts.ledgers++;
         previous = ledger;
         expected = ledger + 1;
         if (++sinceRecorded >= POSITION_INTERVAL_LEDGERS) {
-          this.#recordPosition();
+          writer.requestSync(); // its reply records the position (settle)
           sinceRecorded = 0;
         }
-        onLedger?.(ledger, summary(), { bytes: record.bytes, header: extract.header });
-        // A turn of the event loop between ledgers: a server in this thread answers while the node catches up.
+        // A turn of the event loop between ledgers: a server in this thread answers while the node catches up, and
+        // the writer's replies arrive.
         await yieldToEventLoop();
+        settle(writer.take());
       }
-    } finally {
-      await iterator.return?.(undefined);
-      this.#recordPosition();
+    } catch (error) {
+      await finish(error);
+      throw error;
     }
+    await finish(undefined);
     this.#log?.info({ ...summary(), nextLedger: this.nextLedger, source: sourceName(source) }, 'ingest finished');
     return summary();
   }
@@ -513,11 +565,19 @@ export class StrataNode {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    const writer = this.#writer;
     try {
-      this.#recordPosition();
+      await this.#syncAndRecordPosition((events) => {
+        for (const event of events)
+          if (event.op === 'synced' && event.durable !== undefined) this.#writePosition(event.durable);
+      }).catch((error: unknown) => this.#log?.warn({ err: error }, 'cannot sync the hot chunk at close'));
     } finally {
-      this.#hot?.close();
-      this.#hot = undefined;
+      this.#writer = undefined;
+      try {
+        await writer?.close();
+      } catch (error) {
+        this.#log?.warn({ err: error }, 'cannot close the hot chunk cleanly');
+      }
       try {
         await Promise.all(this.#freezes.values());
         await this.#state.close();
@@ -528,7 +588,8 @@ export class StrataNode {
   }
 
   #checkChain(ledger: number, previousLedgerHash: Uint8Array, record: LedgerCloseMetaRecord): void {
-    const previousHash = this.#hashes.get(ledger - 1);
+    const chain = this.#chainHash;
+    const previousHash = chain?.ledger === ledger - 1 ? chain.hash : this.#hashes.get(ledger - 1);
     if (previousHash === undefined) return;
     const named = Buffer.from(previousLedgerHash).toString('hex');
     if (named !== previousHash) {
@@ -548,55 +609,38 @@ export class StrataNode {
     for (const key of this.#metas.keys()) if (key < ledger - 1) this.#metas.delete(key);
   }
 
-  /** Writes ledger L's events into L's hot chunk (opening a new chunk at a boundary); returns their count. */
-  #ingestEvents(ledger: number, extract: LedgerExtract): number {
-    const chunkId = chunkIdOfLedger(ledger);
-    try {
-      if (this.#hot === undefined || this.#hot.chunkId !== chunkId) {
-        // The finished chunk is synced and closed, then frozen to cold on a worker while ingest goes on here.
-        const finished = this.#hot;
-        finished?.sync();
-        const finishedLast = finished?.latestLedger;
-        finished?.close();
-        this.#hot = undefined;
-        mkdirSync(this.layout.hotDir, { recursive: true });
-        this.#hot = HotStore.open(hotChunkPath(this.layout, chunkId), { chunkId, create: true });
-        if (finished !== undefined && finishedLast === chunkLastLedger(finished.chunkId)) {
-          this.#freezeInBackground(finished.chunkId);
-        }
-      }
-      const payloads = eventPayloads(ledger, extract);
-      this.#hot.ingestLedger(ledger, payloads);
-      this.#hotLedger = ledger;
-      return payloads.length;
-    } catch (error) {
-      if (!(error instanceof HotStoreError)) throw error;
-      throw new NodeError('EVENTS_FAILED', `cannot store the events of ledger ${ledger}: ${error.message}`, {
-        ledger,
-        ...(error.file === undefined ? {} : { file: error.file }),
-        cause: error,
-      });
-    }
+  /** The writer, or EVENTS_FAILED once the node closed it. */
+  #liveWriter(): HotWriter {
+    const writer = this.#writer;
+    if (writer === undefined) throw new NodeError('EVENTS_FAILED', 'the hot writer is closed');
+    return writer;
+  }
+
+  /** Posts ledger L's events to the writer thread (it opens L's chunk at a boundary and reports the finished one). */
+  #postEvents(writer: HotWriter, ledger: number, extract: LedgerExtract): void {
+    writer.post(ledger, eventPayloads(ledger, extract));
+    this.#hotPosted = ledger;
   }
 
   /**
-   * Records min(state, durable hot) in node.json, after syncing the hot chunk: never ahead of what every store holds
-   * durably (the state fsyncs each ledger it applies). Skipped when that ledger's hash is not known.
+   * Waits for the writer to answer every ledger posted, syncs the hot chunk (on its thread) and records the
+   * position from the sync's durable ledger; `settle` commits the ledgers answered meanwhile. Throws the writer's
+   * failure (EVENTS_FAILED naming the ledger), after recording what both stores hold.
    */
-  #recordPosition(): void {
-    let hotDurable = this.#hotLedger;
-    if (this.#hot !== undefined) {
-      try {
-        hotDurable = Math.min(this.#hotLedger, this.#hot.sync() ?? this.#file.firstLedger - 1);
-      } catch (error) {
-        // A chunk that cannot sync keeps the position where it was (safe: never ahead); the error itself surfaces
-        // on the next ingest call into the chunk.
-        if (!(error instanceof HotStoreError)) throw error;
-        this.#log?.warn({ err: error }, 'cannot sync the hot chunk; the position stays where it was');
-        return;
-      }
-    }
-    const ledger = Math.min(this.#state.ledger, hotDurable);
+  async #syncAndRecordPosition(settle: (events: readonly HotWriterEvent[]) => void): Promise<void> {
+    const writer = this.#writer;
+    if (writer === undefined) return;
+    settle(await writer.sync());
+    if (writer.failure !== undefined) throw writer.failure;
+  }
+
+  /**
+   * Records min(state, hot `durable`) in node.json, `durable` being what a sync of the hot chunk just made durable:
+   * never ahead of what every store holds durably (the state fsyncs each ledger it applies). Skipped when that
+   * ledger's hash is not known.
+   */
+  #writePosition(durable: number): void {
+    const ledger = Math.min(this.#state.ledger, this.#hotLedger, durable);
     const hash = this.#hashes.get(ledger);
     if (hash === undefined || ledger === this.#file.position?.ledger) return;
     this.#file = { ...this.#file, position: { ledger, hash } };
@@ -658,7 +702,7 @@ export class StrataNode {
    */
   #resumeFreezes(): void {
     for (const chunkId of hotChunkIds(this.layout)) {
-      if (chunkId === this.#hot?.chunkId || isFrozen(this.layout, chunkId)) continue;
+      if (chunkId === this.#liveChunk || isFrozen(this.layout, chunkId)) continue;
       if (chunkLastLedger(chunkId) > this.#hotLedger) continue; // not complete (cannot be: it is not the newest)
       this.#freezeInBackground(chunkId);
     }
@@ -676,7 +720,7 @@ export class StrataNode {
     try {
       const inFlight = [...this.#freezes.keys()];
       const below = Math.min(floor, ...inFlight);
-      const dropped = dropChunksBelow(this.layout, below, this.#hot?.chunkId);
+      const dropped = dropChunksBelow(this.layout, below, this.#liveChunk);
       if (dropped.length > 0) {
         this.#log?.info({ dropped, floor, retentionLedgers: this.#retentionLedgers }, 'retention dropped chunks');
       }
@@ -697,6 +741,13 @@ export class StrataNode {
 export interface CommittedLedger {
   readonly bytes: Uint8Array;
   readonly header: LedgerExtract['header'];
+}
+
+/** A ledger read and applied by the state, waiting for the hot tier to hold it too. */
+interface PendingLedger {
+  readonly ledger: number;
+  readonly hash: string;
+  readonly committed: CommittedLedger;
 }
 
 /** The newest ledger the node holds in every store (RPC's latest ledger). */
@@ -778,35 +829,6 @@ async function createGenesisState(
   }
   renameSync(building, layout.stateDir);
   fsyncDirectorySync(dirname(layout.stateDir));
-}
-
-/**
- * Opens the newest hot chunk and finds the newest ledger the events tiers hold: the newest hot chunk's latest
- * ledger, or the last ledger of the newest frozen chunk (a frozen chunk is complete) when that is newer.
- */
-function reopenHot(layout: DataDirLayout, file: NodeFile): { hot: HotStore | undefined; hotLedger: number } {
-  const ids = hotChunkIds(layout);
-  let hot: HotStore | undefined;
-  let hotLedger = Math.max(file.firstLedger - 1, newestFrozenLedger(layout) ?? 0);
-  try {
-    for (let i = ids.length - 1; i >= 0; i--) {
-      // `!`: i is an index of ids
-      const chunkId = ids[i]!;
-      const store = HotStore.open(hotChunkPath(layout, chunkId), { chunkId });
-      const latest = store.latestLedger;
-      if (hot === undefined) hot = store;
-      else store.close();
-      if (latest !== undefined) {
-        hotLedger = Math.max(hotLedger, latest);
-        break;
-      }
-    }
-  } catch (error) {
-    hot?.close();
-    if (!(error instanceof HotStoreError)) throw error;
-    throw new NodeError('EVENTS_FAILED', `cannot reopen the hot chunk: ${error.message}`, { cause: error });
-  }
-  return { hot, hotLedger };
 }
 
 /** latest-ledger.xdr when it holds the ledger `position` names (sequence and header hash), else undefined. */

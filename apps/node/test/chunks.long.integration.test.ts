@@ -49,7 +49,9 @@ describe.skipIf(process.env.STRATA_NODE_LONG !== '1')('a generated network of th
     for (const chunkId of [0, 1]) {
       const to = String(chunkLastLedger(chunkId + 1) - 50);
       for (let i = 0; i < FREEZE_KILLS; i++) {
-        const delay = Math.floor(random() * 5000);
+        // Within the freeze of a chunk this size (~1–2 s): ingest goes on faster than the freeze, and a kill after
+        // the run ended would not count.
+        const delay = Math.floor(random() * 1500);
         let armed = false;
         const run = await runStrata(ingestArgs(dataDir, '--to', to), {
           onStderr: (stderr, child) => {
