@@ -4,7 +4,8 @@
 // 2. everything committed before it is kept: the position, the state and the hot chunk stand at the ledger before;
 // 3. with the source fixed (the original stream), the same data dir finishes and equals an uninterrupted run;
 // 4. a header hash that does not match stops the node at that ledger with STATE_FAILED (cause HASH_MISMATCH);
-// 5. a stream of another network (same passphrase) stops at its first new ledger with HEADER_CHAIN_MISMATCH.
+// 5. a stream of another network (same passphrase) stops at its first new ledger with HEADER_CHAIN_MISMATCH;
+// 6. a live hot chunk that is not a database stops the node at startup with EVENTS_FAILED naming it.
 // Negative control: a node that resumes at max(state, hot) + 1 (the BROKEN_RESUME_SEAM) loses the events of a
 // removed hot chunk, and the check that catches it fails as it should.
 import { rmSync, writeFileSync } from 'node:fs';
@@ -131,6 +132,23 @@ describeWithFixtures('strata ingest of a bad source', [PARTS], () => {
     ]);
     expect(nodeFileOf(dataDir).position?.ledger).toBe(10);
     expect((await hotEventsOf(dataDir)).latest).toBe(10);
+  });
+
+  it('stops at a hot chunk that is not a database with EVENTS_FAILED naming it, keeping the state and position', async () => {
+    const dataDir = join(tempDir('node-hot-damaged'), 'data');
+    expect((await runStrata(ingestArgs(dataDir, source()).concat('--to', '8'))).code).toBe(0);
+    const hotPath = join(dataDir, 'events', 'hot', '0.db');
+    for (const suffix of ['-wal', '-shm']) rmSync(hotPath + suffix, { force: true });
+    writeFileSync(hotPath, Buffer.alloc(8192, 0x5a)); // the hot writer thread's reopen refuses it
+    const failed = await runStrata(ingestArgs(dataDir, source()));
+    expect(failed.code).toBe(1);
+    expect(messageLines(failed.stderr)).toEqual([
+      expect.stringMatching(/^strata: EVENTS_FAILED in .*0\.db: cannot reopen the hot chunk: /),
+    ]);
+    expect(nodeFileOf(dataDir).position?.ledger).toBe(8);
+    // The lock was released and nothing else changed: the same refusal again, not DATA_DIR_LOCKED.
+    const again = await runStrata(ingestArgs(dataDir, source()));
+    expect(messageLines(again.stderr)).toEqual(messageLines(failed.stderr));
   });
 
   it('negative control: a node resuming at max(state, hot) + 1 loses the events of a removed hot chunk', async () => {
