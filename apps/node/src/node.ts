@@ -255,6 +255,7 @@ export class StrataNode {
       data: state.sorobanState.dataCount,
       code: state.sorobanState.codeCount,
     });
+    let writer: HotWriter | undefined;
     try {
       started = performance.now();
       state.restartMerges();
@@ -271,13 +272,17 @@ export class StrataNode {
         }
       }
       const baseLedger = Math.max(file.firstLedger - 1, newestFrozenLedger(layout) ?? 0);
-      const { writer, chunkId, hotLedger } = await HotWriter.open(layout, baseLedger);
+      const opened = await HotWriter.open(layout, baseLedger);
+      writer = opened.writer;
+      const { chunkId, hotLedger } = opened;
       phase('reopen-hot', (performance.now() - started) / 1000, { hotLedger, chunk: chunkId });
       const node = new StrataNode(layout, file, state, writer, chunkId, hotLedger, phases, log, retentionLedgers);
       node.#resumeFreezes();
       phase('resume', 0, { nextLedger: node.nextLedger, stateLedger: state.ledger, hotLedger });
       return node;
     } catch (error) {
+      // The writer thread too: left running, it would keep the process alive.
+      await writer?.close().catch(() => undefined);
       await state.close().catch(() => undefined);
       throw error;
     }
