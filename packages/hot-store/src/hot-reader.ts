@@ -23,7 +23,7 @@ import { type ConnectionOptions, openReaderDatabase } from './schema.js';
 export const MAX_FETCH_EVENTS = 65_536;
 /** Most keys one lookupTerms call may ask for. */
 export const MAX_LOOKUP_TERMS = 65_536;
-/** Payloads of one fetchRange are copied into buffers of this many bytes (larger payloads get their own). */
+/** Payloads of a group read row by row are copied into buffers of this many bytes (larger payloads get their own). */
 const FETCH_BLOCK_BYTES = 256 * 1024;
 /**
  * Ordinals per group of fetchEvents: one prepared `ordinal IN (?, ..., ?)` of this many parameters (the last group
@@ -33,6 +33,12 @@ const FETCH_BLOCK_BYTES = 256 * 1024;
  * about a third of the fetch); groups of 256 and one row for the whole call no better than 64.
  */
 export const FETCH_ARITY = 64;
+/**
+ * Ordinals per aggregated row of fetchRange: one range scan per group, answered by ONE row (GROUP_COLUMNS). Measured
+ * (3 M events of a 9 M-event chunk in windows of 4,096, as a freeze reads): 1.6 s against 6.6-8.7 s for a row per
+ * event; groups of 64 1.9 s, of 1,024 and 4,096 no better than 256.
+ */
+export const RANGE_ARITY = 256;
 /**
  * What a group's row holds: the row count, the ordinals ("3,17,40"), the payload byte lengths ("120,96,240"), and
  * the payloads concatenated (one blob; the aggregates step through the rows in one order, so the three lists line
@@ -186,20 +192,24 @@ export class ReadStatements {
     if (out.length !== expected) throw corrupt(file, `event ${ordinals[out.length - first]} is missing`, 'events');
   }
 
-  /** Rows [start, end) streamed from one range scan, payloads copied into per-call blocks. */
+  /**
+   * Rows [start, end) in groups of RANGE_ARITY consecutive ordinals, one aggregated row per group (as pickEvents;
+   * each payload a view into its group's blob, a fresh copy per call). A group whose rows are not all there is read
+   * again row by row to name the missing event (CORRUPT).
+   */
   rangeEvents(window: OrdinalWindow, file: string): FetchedEvent[] {
-    const copies = new BatchBuffers();
-    const out: FetchedEvent[] = [];
-    for (const [ordinal, payload] of this.range.iterate(window.start, window.end) as IterableIterator<
-      [number, Uint8Array]
-    >) {
-      if (ordinal !== window.start + out.length) break;
-      checkFraming(payload, 0, payload.length, ordinal, file);
-      out.push({ ordinal, payload: copies.copy(payload) });
+    const count = window.end - window.start;
+    const ordinals = new Float64Array(count);
+    for (let i = 0; i < count; i++) ordinals[i] = window.start + i;
+    const payloads: Uint8Array[] = [];
+    for (let from = 0; from < count; from += RANGE_ARITY) {
+      const to = Math.min(count, from + RANGE_ARITY);
+      const row = this.rangeGroup.get(window.start + from, window.start + to) as GroupRow;
+      if (!splitGroupRow(row, ordinals, from, to, payloads, file))
+        this.pickRows(ordinals, from, to, true, payloads, file);
     }
-    if (out.length !== window.end - window.start) {
-      throw corrupt(file, `event ${window.start + out.length} is missing`, 'events');
-    }
+    const out: FetchedEvent[] = new Array(count);
+    for (let i = 0; i < count; i++) out[i] = { ordinal: window.start + i, payload: payloads[i]! };
     return out;
   }
 }

@@ -13,13 +13,16 @@
 //    or extended) is CORRUPT, never a shifted answer.
 // 5. A stored payload that is not exactly one payload (truncated, extended, another version, not a blob) is
 //    CORRUPT from fetchEvents (scattered and consecutive groups) and fetchRange.
+// 6. fetchRange (RANGE_ARITY ordinals per aggregated row) equals one point select per ordinal for windows of every
+//    length around the group size and across group boundaries, both readers; a row missing in any group of the
+//    window is CORRUPT naming it.
 // Property 2 doubles as the negative control of property 1's check: rows deleted under a reader must surface.
 import { join } from 'node:path';
 import { propertyParams, tempDir } from '@strata/test-kit';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type GroupRow, splitGroupRow } from '../src/hot-reader.js';
+import { type GroupRow, RANGE_ARITY, splitGroupRow } from '../src/hot-reader.js';
 import { openHotStoreWith } from '../src/hot-store.js';
 import { FETCH_ARITY, HotStore, HotStoreError, openHotReader, PAGE_SIZE_BYTES } from '../src/index.js';
 import { syntheticLedger } from './support.js';
@@ -277,6 +280,60 @@ describe('fetchEvents: one row per group', () => {
       } finally {
         await reader.close();
       }
+    }
+  });
+});
+
+describe('fetchRange: one row per group of RANGE_ARITY', () => {
+  it('property 6: equals one point select per ordinal across group boundaries; a missing row is named', async () => {
+    const { path, store, count } = filled();
+    expect(count).toBeGreaterThan(3 * RANGE_ARITY + 2);
+    const worker = openHotReader(path, { chunkId: CHUNK });
+    const range = (start: number, end: number) => Array.from({ length: end - start }, (_, i) => start + i);
+    const check = async (start: number, end: number) => {
+      const expected = pointSelects(path, range(start, end));
+      for (const reader of [store.reader(), worker]) {
+        const got = await reader.fetchRange({ start, end });
+        expect(got.map((e) => e.ordinal)).toEqual(range(start, end));
+        expect(got.findIndex((e, i) => Buffer.compare(e.payload, expected[i]!) !== 0)).toBe(-1);
+      }
+    };
+    try {
+      for (const length of [1, RANGE_ARITY - 1, RANGE_ARITY, RANGE_ARITY + 1, 3 * RANGE_ARITY + 2]) {
+        await check(0, length);
+        await check(count - length, count);
+        await check(RANGE_ARITY - 1, RANGE_ARITY - 1 + length);
+      }
+      await check(0, count);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: count - 1 }),
+          fc.integer({ min: 1, max: 4 * RANGE_ARITY }),
+          async (start, length) => check(start, Math.min(count, start + length)),
+        ),
+        propertyParams({ numRuns: 30 }),
+      );
+    } finally {
+      await worker.close();
+    }
+    // A row deleted in the third group of a window: CORRUPT naming it, from both readers.
+    const gone = 2 * RANGE_ARITY + 7;
+    const reader = openHotReader(path, { chunkId: CHUNK });
+    store.close();
+    const db = new Database(path);
+    db.prepare('DELETE FROM events WHERE ordinal = ?').run(gone);
+    db.close();
+    try {
+      const error = await reader.fetchRange({ start: 5, end: 3 * RANGE_ARITY }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(HotStoreError);
+      expect((error as HotStoreError).code).toBe('CORRUPT');
+      expect((error as HotStoreError).detail).toBe(`event ${gone} is missing`);
+      expect((await reader.fetchRange({ start: 5, end: gone })).length).toBe(gone - 5);
+    } finally {
+      await reader.close();
     }
   });
 });
