@@ -8,6 +8,7 @@ import {
   type FetchedEvent,
   type LedgerOffsets,
   type OrdinalWindow,
+  PAYLOAD_FIELD_OFFSETS,
   PAYLOAD_HEADER_LENGTH,
   PAYLOAD_VERSION,
   type ReadonlyBitmap,
@@ -40,73 +41,76 @@ export const FETCH_ARITY = 64;
  */
 export const RANGE_ARITY = 256;
 /**
- * What a group's row holds: the row count, the ordinals ("3,17,40"), the payload byte lengths ("120,96,240"), and
- * the payloads concatenated (one blob; the aggregates step through the rows in one order, so the three lists line
- * up). The lengths split the blob; `length()` of a blob counts bytes.
+ * What a group's row holds: the row count and the payloads concatenated in ordinal order (one blob). Nothing else:
+ * the payloads' own headers split the blob and prove its order (see splitGroupRow), and the ordinal and length
+ * lists an earlier version also aggregated cost a tenth of a scattered fetch (1,000 ordinals of a 9 M-event chunk:
+ * 1.80-1.86 ms against 1.94-2.08 ms for the statements alone).
  */
-const GROUP_COLUMNS =
-  "count(*), group_concat(ordinal), group_concat(length(payload)), CAST(group_concat(payload, x'') AS BLOB)";
+const GROUP_COLUMNS = "count(*), CAST(group_concat(payload, x'') AS BLOB)";
 
 function badArgument(field: string, detail: string): never {
   throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
 }
 
-/** One group's row: count, ordinals, lengths (null when no row matched), payloads. */
-export type GroupRow = readonly [number, string | null, string | null, Uint8Array | null];
+/** One group's row: the count of rows that matched, and their payloads concatenated (null when none matched). */
+export type GroupRow = readonly [number, Uint8Array | null];
+
+/** Offsets of the stored payload header's fields (@strata/events FORMAT.md "Stored payload"). */
+const { ledger: LEDGER_AT, txIndex: TX_AT, opIndex: OP_AT, eventIndex: EVENT_AT } = PAYLOAD_FIELD_OFFSETS;
+const EVENT_LENGTH_OFFSET = PAYLOAD_FIELD_OFFSETS.contractEventLength;
+
+const u32At = (b: Uint8Array, at: number): number =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+
+/**
+ * Whether the stored payload at `at` comes strictly after the one at `previous` in event order — (ledger, tx, op,
+ * event) ascending, as ingest requires of the payloads it stores in ordinal order.
+ */
+function follows(b: Uint8Array, at: number, pb: Uint8Array, previous: number): boolean {
+  let x = u32At(b, at + LEDGER_AT);
+  let y = u32At(pb, previous + LEDGER_AT);
+  if (x === y) {
+    x = u32At(b, at + TX_AT);
+    y = u32At(pb, previous + TX_AT);
+  }
+  if (x === y) {
+    x = u32At(b, at + OP_AT);
+    y = u32At(pb, previous + OP_AT);
+  }
+  if (x === y) {
+    x = u32At(b, at + EVENT_AT);
+    y = u32At(pb, previous + EVENT_AT);
+  }
+  return x > y;
+}
 
 /**
  * Splits a group's row (GROUP_COLUMNS) for `ordinals[from..to)` into `out` (views into the row's blob, which is
- * the caller's own copy). Returns false when the rows are not exactly those ordinals in that order (a row missing:
- * the caller names it through the per-row read); throws CORRUPT when the lengths do not add up to the blob or a
- * payload's own framing (version, ContractEvent length) contradicts its length, never a shifted answer.
+ * the caller's own copy) by walking the payloads' headers: each must be version 0x01 with its ContractEvent inside
+ * the blob, each must come after the one before it in event order, and there must be exactly `to - from` of them
+ * ending exactly at the blob's end. With the row count equal to `to - from` (every ordinal asked for matched, as
+ * the statements select no other), ascending positions prove the payloads are those ordinals' in that order.
+ * Returns false when anything of that does not hold, leaving `out` as it was: the caller rereads the group row by
+ * row, which names the missing or damaged event (CORRUPT) — never a shifted answer.
  */
-export function splitGroupRow(
-  row: GroupRow,
-  ordinals: ArrayLike<number>,
-  from: number,
-  to: number,
-  out: Uint8Array[],
-  file: string,
-): boolean {
-  const [count, ordinalList, lengthList, blob] = row;
-  if (count !== to - from || ordinalList === null || lengthList === null || blob === null) return false;
-  // The ordinals, parsed in place: each must be the next one asked for.
-  let i = from;
-  let value = 0;
-  for (let c = 0; c < ordinalList.length; c++) {
-    const digit = ordinalList.charCodeAt(c) - 48;
-    if (digit >= 0 && digit <= 9) value = value * 10 + digit;
-    else {
-      if (ordinals[i++] !== value) return false;
-      value = 0;
-    }
-  }
-  if (i !== to - 1 || ordinals[i] !== value) return false;
+export function splitGroupRow(row: GroupRow, from: number, to: number, out: Uint8Array[]): boolean {
+  const [count, blob] = row;
+  if (count !== to - from || !(blob instanceof Uint8Array)) return false;
+  const first = out.length;
   let at = 0;
-  let length = 0;
-  let digits = 0;
-  i = from;
-  for (let c = 0; c <= lengthList.length; c++) {
-    const digit = c < lengthList.length ? lengthList.charCodeAt(c) - 48 : -1;
-    if (digit >= 0 && digit <= 9) {
-      length = length * 10 + digit;
-      digits++;
-      continue;
-    }
-    if (digits === 0 || i === to || length > blob.length - at) {
-      throw corrupt(file, `payload lengths of events ${ordinals[from]}..${ordinals[to - 1]} do not add up`, 'events');
-    }
-    checkFraming(blob, at, length, ordinals[i]!, file);
+  let previous = -1;
+  for (let i = from; i < to; i++) {
+    const rest = blob.length - at;
+    if (rest < PAYLOAD_HEADER_LENGTH || blob[at] !== PAYLOAD_VERSION) break;
+    const length = PAYLOAD_HEADER_LENGTH + u32At(blob, at + EVENT_LENGTH_OFFSET);
+    if (length > rest || (previous >= 0 && !follows(blob, at, blob, previous))) break;
     out.push(new Uint8Array(blob.buffer, blob.byteOffset + at, length));
+    previous = at;
     at += length;
-    i++;
-    length = 0;
-    digits = 0;
   }
-  if (i !== to || at !== blob.length) {
-    throw corrupt(file, `payload lengths of events ${ordinals[from]}..${ordinals[to - 1]} do not add up`, 'events');
-  }
-  return true;
+  if (out.length - first === to - from && at === blob.length) return true;
+  out.length = first;
+  return false;
 }
 
 /**
@@ -114,21 +118,11 @@ export function splitGroupRow(
  * ingest checked that): one that is not (truncated, extended, another version) is CORRUPT.
  */
 function checkFraming(bytes: Uint8Array, at: number, length: number, ordinal: number, file: string): void {
-  const announced =
-    length < PAYLOAD_HEADER_LENGTH
-      ? -1
-      : ((bytes[at + EVENT_LENGTH_OFFSET]! << 24) |
-          (bytes[at + EVENT_LENGTH_OFFSET + 1]! << 16) |
-          (bytes[at + EVENT_LENGTH_OFFSET + 2]! << 8) |
-          bytes[at + EVENT_LENGTH_OFFSET + 3]!) >>>
-        0;
+  const announced = length < PAYLOAD_HEADER_LENGTH ? -1 : u32At(bytes, at + EVENT_LENGTH_OFFSET);
   if (bytes[at] !== PAYLOAD_VERSION || announced !== length - PAYLOAD_HEADER_LENGTH) {
     throw corrupt(file, `event ${ordinal}: the stored payload of ${length} bytes is not one payload`, 'events');
   }
 }
-
-/** Offset of the ContractEvent's length (u32) in the stored payload header. */
-const EVENT_LENGTH_OFFSET = 57;
 
 /** The prepared reads of one connection. */
 export class ReadStatements {
@@ -164,12 +158,15 @@ export class ReadStatements {
       const row = (
         run ? this.rangeGroup.get(ordinals[from], ordinals[to - 1]! + 1) : this.pickGroup.get(args)
       ) as GroupRow;
-      if (!splitGroupRow(row, ordinals, from, to, out, file)) this.pickRows(ordinals, from, to, run, out, file);
+      if (!splitGroupRow(row, from, to, out)) this.pickRows(ordinals, from, to, run, out, file);
     }
     return out;
   }
 
-  /** The per-row read of one group (ordinals[from..to), statement arguments already bound for a scattered one). */
+  /**
+   * The per-row read of one group (ordinals[from..to), statement arguments already bound for a scattered one), when
+   * its aggregated row did not split: names what is wrong (CORRUPT), or reads the group if nothing is.
+   */
   private pickRows(
     ordinals: ArrayLike<number>,
     from: number,
@@ -184,9 +181,17 @@ export class ReadStatements {
     ) as IterableIterator<[number, Uint8Array]>;
     const expected = out.length + (to - from);
     const first = out.length - from;
+    let previous: Uint8Array | undefined;
     for (const [ordinal, payload] of rows) {
       if (ordinal !== ordinals[out.length - first]) break;
+      if (!(payload instanceof Uint8Array)) {
+        throw corrupt(file, `event ${ordinal}: the stored payload is not a blob`, 'events');
+      }
       checkFraming(payload, 0, payload.length, ordinal, file);
+      if (previous !== undefined && !follows(payload, 0, previous, 0)) {
+        throw corrupt(file, `event ${ordinal}: its position does not follow the event before it`, 'events');
+      }
+      previous = payload;
       out.push(copies.copy(payload));
     }
     if (out.length !== expected) throw corrupt(file, `event ${ordinals[out.length - first]} is missing`, 'events');
@@ -205,8 +210,7 @@ export class ReadStatements {
     for (let from = 0; from < count; from += RANGE_ARITY) {
       const to = Math.min(count, from + RANGE_ARITY);
       const row = this.rangeGroup.get(window.start + from, window.start + to) as GroupRow;
-      if (!splitGroupRow(row, ordinals, from, to, payloads, file))
-        this.pickRows(ordinals, from, to, true, payloads, file);
+      if (!splitGroupRow(row, from, to, payloads)) this.pickRows(ordinals, from, to, true, payloads, file);
     }
     const out: FetchedEvent[] = new Array(count);
     for (let i = 0; i < count; i++) out[i] = { ordinal: window.start + i, payload: payloads[i]! };

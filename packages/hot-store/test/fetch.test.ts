@@ -1,6 +1,6 @@
 // fetchEvents binds FETCH_ARITY ordinals per statement call (the last group padded with its last ordinal), reads
-// a group of consecutive ordinals with one range scan instead, and gets ONE row per group (ordinals, lengths and
-// the payloads concatenated) that it splits. Properties:
+// a group of consecutive ordinals with one range scan instead, and gets ONE row per group (the row count and the
+// payloads concatenated) that it splits by the payloads' own headers. Properties:
 // 1. Any ascending set of ordinals — of every length around the group size, scattered, consecutive, or mixed —
 //    returns exactly fetchRange's payloads for those ordinals, in order, for the store's reader and a worker reader.
 // 2. A missing event row is CORRUPT naming that ordinal, wherever it falls (inside a scattered group, inside a
@@ -9,8 +9,10 @@
 //    single, first and last ordinal, a whole aligned group, sets straddling group boundaries), on a database of
 //    this build's page size and on one of 4 KiB pages (an earlier build's file), both readers; repeated or
 //    descending ordinals are INVALID_ARGUMENT.
-// 4. A group row whose lengths do not add up to its blob (a length altered, missing or extra, the blob truncated
-//    or extended) is CORRUPT, never a shifted answer.
+// 4. A group row that is not exactly the ordinals' payloads in event order (a header's length altered, the blob
+//    truncated or extended, a payload missing, extra, repeated or swapped, another version, a row count short) does
+//    not split: the reader rereads the group row by row, which names the problem. 4b: payloads stored out of event
+//    order (two rows' payloads exchanged) are CORRUPT from every read holding both.
 // 5. A stored payload that is not exactly one payload (truncated, extended, another version, not a blob) is
 //    CORRUPT from fetchEvents (scattered and consecutive groups) and fetchRange.
 // 6. fetchRange (RANGE_ARITY ordinals per aggregated row) equals one point select per ordinal for windows of every
@@ -205,43 +207,61 @@ describe('fetchEvents: one row per group', () => {
     db.close();
   });
 
-  it('property 4: lengths that do not add up to the group blob are CORRUPT', () => {
+  it('property 4: a group row that is not exactly the payloads in event order does not split', () => {
     const payloads = syntheticLedger(3, FIRST, 4, 4);
-    const ordinals = [10, 20, 30, 40];
     const blob = Buffer.concat(payloads);
     const lengths = payloads.map((p) => p.length);
-    const row = (list: readonly number[], bytes: Uint8Array): GroupRow => [
-      4,
-      ordinals.join(','),
-      list.join(','),
-      bytes,
-    ];
     const out: Uint8Array[] = [];
-    expect(splitGroupRow(row(lengths, blob), ordinals, 0, 4, out, 'f')).toBe(true);
+    expect(splitGroupRow([4, blob], 0, 4, out)).toBe(true);
     expect(out.map((p) => Buffer.from(p))).toEqual(payloads.map((p) => Buffer.from(p)));
-    const bad: GroupRow[] = [
-      row([lengths[0]! + 1, ...lengths.slice(1)], blob), // a length altered
-      row([lengths[0]!, lengths[1]! - 1, lengths[2]! + 1, lengths[3]!], blob), // altered, the total kept
-      row(lengths.slice(0, 3), blob), // a length missing
-      row([...lengths, 0], blob), // a length extra
-      row(lengths, blob.subarray(0, blob.length - 1)), // the blob truncated
-      row(lengths, Buffer.concat([blob, Buffer.from([0])])), // the blob extended
-      [4, ordinals.join(','), `${lengths.slice(0, 3).join(',')},,${lengths[3]}`, blob], // an empty length
+    /** The blob with the ContractEvent length of payload `i` changed by `delta`. */
+    const lengthAltered = (i: number, delta: number) => {
+      const copy = Buffer.from(blob);
+      const at = lengths.slice(0, i).reduce((x, y) => x + y, 0) + 57;
+      copy.writeUInt32BE(copy.readUInt32BE(at) + delta, at);
+      return copy;
+    };
+    const bad: [string, GroupRow][] = [
+      ['a length larger', [4, lengthAltered(1, 1)]],
+      ['a length smaller', [4, lengthAltered(1, -1)]],
+      ['the last length larger', [4, lengthAltered(3, 1)]],
+      ['the blob truncated', [4, blob.subarray(0, blob.length - 1)]],
+      ['the blob extended', [4, Buffer.concat([blob, Buffer.from([0])])]],
+      ['a payload missing', [4, Buffer.concat(payloads.slice(0, 3))]],
+      ['a payload extra', [4, Buffer.concat([...payloads, payloads[3]!])]],
+      ['two payloads swapped', [4, Buffer.concat([payloads[0]!, payloads[2]!, payloads[1]!, payloads[3]!])]],
+      ['a payload repeated', [4, Buffer.concat([payloads[0]!, payloads[1]!, payloads[1]!, payloads[3]!])]],
+      ['another version', [4, Buffer.concat([Buffer.from([2]), blob.subarray(1)])]],
+      ['a row missing', [3, blob]],
+      ['no row', [0, null]],
     ];
-    for (const r of bad) {
-      let error: unknown;
-      try {
-        splitGroupRow(r, ordinals, 0, 4, [], 'f');
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(HotStoreError);
-      expect((error as HotStoreError).code).toBe('CORRUPT');
+    for (const [what, row] of bad) {
+      const kept = [new Uint8Array(1)];
+      expect([what, splitGroupRow(row, 0, 4, kept), kept.length]).toEqual([what, false, 1]);
     }
-    // Rows not exactly the ordinals asked for: the caller rereads row by row (it names the missing one).
-    expect(splitGroupRow([3, '10,20,30', '1,1,1', blob], ordinals, 0, 4, [], 'f')).toBe(false);
-    expect(splitGroupRow([4, '10,30,20,40', lengths.join(','), blob], ordinals, 0, 4, [], 'f')).toBe(false);
-    expect(splitGroupRow([0, null, null, null], ordinals, 0, 4, [], 'f')).toBe(false);
+  });
+
+  it('property 4b: payloads stored out of event order are CORRUPT from the reads that see both', async () => {
+    const { path, store, count } = filled();
+    store.close();
+    const target = 1 + Math.floor(count / 2);
+    const reader = openHotReader(path, { chunkId: CHUNK });
+    const db = new Database(path);
+    db.prepare(
+      'UPDATE events SET payload = (SELECT payload FROM events AS o WHERE o.ordinal = ? + ? - events.ordinal) WHERE ordinal IN (?, ?)',
+    ).run(target, target + 1, target, target + 1);
+    db.close();
+    try {
+      for (const call of [
+        () => reader.fetchEvents([target - 1, target, target + 1]),
+        () => reader.fetchEvents([target - 8, target, target + 1, target + 9]),
+        () => reader.fetchRange({ start: target - 1, end: target + 2 }),
+      ]) {
+        expect(await codeOf(call())).toBe('CORRUPT');
+      }
+    } finally {
+      await reader.close();
+    }
   });
 
   it('property 5: a stored payload that is not one payload is CORRUPT from every read', async () => {
