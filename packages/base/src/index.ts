@@ -13,6 +13,7 @@ export {
   writeFileAtomic,
   writeFileAtomicSync,
 } from './atomic-file.js';
+export { COPY_BLOCK_BYTES, CopyBlocks, FIRST_COPY_BLOCK_BYTES } from './copy-blocks.js';
 export { describeValue } from './describe-value.js';
 export { type ErrorContext, formatErrorMessage, isErrnoError, StrataError } from './strata-error.js';
 export { spawnWorker } from './worker.js';

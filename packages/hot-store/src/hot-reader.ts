@@ -1,6 +1,8 @@
 // The ChunkReader of a hot chunk (spec §3.4 "Reader contract"), in two flavours over one class: the store's own
 // reader (the writer's connection and index, in the writer's thread) and a worker reader (its own read-only
 // connection and its own index, rebuilt at open and caught up from committed ledgers on each refresh).
+
+import { CopyBlocks } from '@strata/base';
 import {
   type ChunkReader,
   EventsError,
@@ -24,8 +26,6 @@ import { type ConnectionOptions, openReaderDatabase } from './schema.js';
 export const MAX_FETCH_EVENTS = 65_536;
 /** Most keys one lookupTerms call may ask for. */
 export const MAX_LOOKUP_TERMS = 65_536;
-/** Payloads of a group read row by row are copied into buffers of this many bytes (larger payloads get their own). */
-const FETCH_BLOCK_BYTES = 256 * 1024;
 /**
  * Ordinals per group of fetchEvents: one prepared `ordinal IN (?, ..., ?)` of this many parameters (the last group
  * padded with its last ordinal; a run of consecutive ordinals: one range scan instead), answered by ONE row that
@@ -175,7 +175,7 @@ export class ReadStatements {
     out: Uint8Array[],
     file: string,
   ): void {
-    const copies = new BatchBuffers();
+    const copies = new CopyBlocks();
     const rows = (
       run ? this.range.iterate(ordinals[from], ordinals[to - 1]! + 1) : this.pick.iterate(this.pickArgs)
     ) as IterableIterator<[number, Uint8Array]>;
@@ -215,23 +215,6 @@ export class ReadStatements {
     const out: FetchedEvent[] = new Array(count);
     for (let i = 0; i < count; i++) out[i] = { ordinal: window.start + i, payload: payloads[i]! };
     return out;
-  }
-}
-
-/** Per-call payload buffers: few large allocations instead of one per payload, owned by the caller. */
-class BatchBuffers {
-  private block = new Uint8Array(0);
-  private used = 0;
-
-  copy(payload: Uint8Array): Uint8Array {
-    if (payload.length > this.block.length - this.used) {
-      this.block = new Uint8Array(Math.max(FETCH_BLOCK_BYTES, payload.length));
-      this.used = 0;
-    }
-    const at = this.used;
-    this.block.set(payload, at);
-    this.used += payload.length;
-    return this.block.subarray(at, this.used);
   }
 }
 

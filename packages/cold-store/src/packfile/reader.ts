@@ -3,7 +3,7 @@
 // before using a byte of it. Fetches fan out over `concurrency` batches, each with buffers of its own (spec §4.8);
 // a batch whose bytes are in memory in the file's mapping is read from the mapping instead, with no storage read.
 import { crc32c } from '@node-rs/crc32';
-import { assert } from '@strata/base';
+import { assert, CopyBlocks } from '@strata/base';
 import { ColdStoreError, ColdStoreErrorCode, checkInteger, invalidArgument } from '../errors.js';
 import { MAX_MAPPED_FILE_BYTES, type StorageFile } from '../storage/storage.js';
 import { BufferPool } from './buffer-pool.js';
@@ -84,7 +84,10 @@ interface Batch {
   endSlot: number;
 }
 
-/** Where a fetch's items go: the fault mode's shared arena or (always otherwise) fresh copies. */
+/**
+ * Where a fetch's items go: the fault mode's shared arena, or (always otherwise) the call's own copy blocks, filled
+ * only inside serveBatch (synchronous), so concurrent batches of one call never claim space across an await.
+ */
 interface Arena {
   readonly bytes: Uint8Array;
   used: number;
@@ -93,7 +96,7 @@ interface Arena {
 /**
  * An open packfile. All methods are called from the JS thread; any number of readItems/readRange calls may be in
  * flight at once (they share only the buffer pool, whose buffers have one owner at a time). Results are copies the
- * caller owns. The reader owns the StorageFile it was opened on from a successful open(): close() closes it (a
+ * caller owns, packed into blocks of the call's own (@strata/base CopyBlocks): views that keep their block alive. The reader owns the StorageFile it was opened on from a successful open(): close() closes it (a
  * failed open leaves it to the caller).
  */
 export class PackfileReader {
@@ -450,6 +453,7 @@ export class PackfileReader {
     const results = new Array<Uint8Array>(count);
     const batches = this.planBatches(count, positionAt);
     const arena = __faults.sharedArena ? this.faultArena(batches) : undefined;
+    const copies = new CopyBlocks();
     const mapping = batches.length > 0 ? this.mappingForFetch() : undefined;
     const resident = mapping === undefined ? undefined : this.residentBatches(batches);
     let next = 0;
@@ -461,9 +465,9 @@ export class PackfileReader {
         try {
           if (mapping !== undefined && resident?.[index] === 1) {
             this.mappedBatchCount++;
-            this.serveBatch(batch, mapping, 0, true, positionAt, results, arena, arena?.used ?? 0);
+            this.serveBatch(batch, mapping, 0, true, positionAt, results, copies, arena, arena?.used ?? 0);
           } else {
-            await this.readBatch(batch, positionAt, results, arena);
+            await this.readBatch(batch, positionAt, results, copies, arena);
           }
         } catch (error) {
           failure ??= { error };
@@ -515,6 +519,7 @@ export class PackfileReader {
     batch: Batch,
     positionAt: (slot: number) => number,
     results: Uint8Array[],
+    copies: CopyBlocks,
     arena: Arena | undefined,
   ): Promise<void> {
     const arenaBase = arena?.used ?? 0; // the fault: claimed before the read is awaited
@@ -522,7 +527,7 @@ export class PackfileReader {
     try {
       this.readCount++;
       const bytes = await this.file.read(batch.offset, batch.bytes, buffer);
-      this.serveBatch(batch, bytes, batch.offset, false, positionAt, results, arena, arenaBase);
+      this.serveBatch(batch, bytes, batch.offset, false, positionAt, results, copies, arena, arenaBase);
     } finally {
       this.pool.release(buffer);
     }
@@ -541,6 +546,7 @@ export class PackfileReader {
     mapped: boolean,
     positionAt: (slot: number) => number,
     results: Uint8Array[],
+    copies: CopyBlocks,
     arena: Arena | undefined,
     arenaBase: number,
   ): void {
@@ -569,7 +575,7 @@ export class PackfileReader {
         for (; local < position - recordFirst; local++) itemStart += checked.itemSizes[local] as number;
         const item = payload.subarray(itemStart, itemStart + (checked.itemSizes[local] as number));
         if (arena === undefined) {
-          results[slot] = item.slice();
+          results[slot] = copies.copy(item);
         } else {
           arena.bytes.set(item, arenaAt);
           results[slot] = arena.bytes.subarray(arenaAt, arenaAt + item.length);

@@ -2,7 +2,7 @@
 // its window spans, each chunk's reader opened only when the page reaches it, the scan capped at 10,000 ledgers from
 // the leading edge, resumed from a v2 position (verified) or a v1 start, and ending with the next cursor and a scan
 // status. It returns data; the node's RPC layer formats the response and encodes the cursor.
-import { assert } from '@strata/base';
+import { assert, CopyBlocks } from '@strata/base';
 import {
   type ChunkReader,
   type CursorPosition,
@@ -54,7 +54,8 @@ export type ScanStatus = (typeof ScanStatus)[keyof typeof ScanStatus];
  * One delivered event: its id coordinates (from the payload header), its index among its ledger's stored events
  * (what a v2 position records), and its payload bytes, copied out of the reader (a reader's bytes may alias shared
  * buffers), so the page stays valid after the readers close. A page's payloads are views into a few blocks the page
- * owns (256 KiB each): do not mutate them, and copy one that must outlive the rest of the page.
+ * owns (@strata/base CopyBlocks: 16 KiB doubling up to 256 KiB): do not mutate them, and copy one that must outlive
+ * the rest of the page.
  */
 export interface PageEvent extends CursorPosition {
   readonly payload: Uint8Array;
@@ -287,7 +288,7 @@ async function walkChunks(
 ): Promise<Walked> {
   const { descending } = scope;
   const events: PageEvent[] = [];
-  const copies = new PayloadCopies();
+  const copies = new CopyBlocks();
   let covered: number | undefined;
   const firstChunk = chunkIdOfLedger(descending ? hi : lo);
   const lastChunk = chunkIdOfLedger(descending ? lo : hi);
@@ -323,7 +324,7 @@ async function collect(
   window: OrdinalWindow,
   limit: number,
   events: PageEvent[],
-  copies: PayloadCopies,
+  copies: CopyBlocks,
 ): Promise<number | undefined> {
   const room = limit - events.length;
   assert(room >= 1, 'a chunk is walked only while the page has room');
@@ -353,7 +354,7 @@ async function collect(
 }
 
 /** A delivered event: coordinates from its payload, checked against the ordinal's ledger; payload copied. */
-function pageEvent(chunkId: number, offsets: LedgerOffsets, match: Match, copies: PayloadCopies): PageEvent {
+function pageEvent(chunkId: number, offsets: LedgerOffsets, match: Match, copies: CopyBlocks): PageEvent {
   const view = viewOf(match.payload, match.ordinal, chunkId);
   const ledger = offsets.ledgerOfOrdinal(match.ordinal);
   if (view.ledger !== ledger || view.txIndex > TX_MASK || view.opIndex > OP_MASK) {
@@ -370,29 +371,4 @@ function pageEvent(chunkId: number, offsets: LedgerOffsets, match: Match, copies
     ledgerOrdinal: match.ordinal - offsets.firstOrdinal(ledger),
     payload: copies.copy(match.payload),
   };
-}
-
-/** Bytes of one block of a page's payload copies (a larger payload gets a block of its own). */
-const COPY_BLOCK_BYTES = 256 * 1024;
-
-/**
- * A page's payload copies, packed into shared blocks: one allocation per 256 KiB of payloads instead of one per
- * event (an ArrayBuffer each, measured a large part of paging 1,000 events). The blocks live as long as any payload of
- * the page is referenced.
- */
-class PayloadCopies {
-  private block = new Uint8Array(0);
-  private used = 0;
-
-  copy(payload: Uint8Array): Uint8Array {
-    const length = payload.length;
-    if (length > this.block.length - this.used) {
-      this.block = new Uint8Array(Math.max(COPY_BLOCK_BYTES, length));
-      this.used = 0;
-    }
-    const at = this.used;
-    this.block.set(payload, at);
-    this.used = at + length;
-    return this.block.subarray(at, this.used);
-  }
 }
