@@ -85,8 +85,8 @@ function follows(b: Uint8Array, at: number, pb: Uint8Array, previous: number): b
 }
 
 /**
- * Splits a group's row (GROUP_COLUMNS) for `ordinals[from..to)` into `out` (views into the row's blob, which is
- * the caller's own copy) by walking the payloads' headers: each must be version 0x01 with its ContractEvent inside
+ * Splits the row (GROUP_COLUMNS) of the group of ordinals at positions [from, to) of a call into `out` (views into
+ * the row's blob, which is the caller's own copy) by walking the payloads' headers: each must be version 0x01 with its ContractEvent inside
  * the blob, each must come after the one before it in event order, and there must be exactly `to - from` of them
  * ending exactly at the blob's end. With the row count equal to `to - from` (every ordinal asked for matched, as
  * the statements select no other), ascending positions prove the payloads are those ordinals' in that order.
