@@ -96,8 +96,9 @@ interface Arena {
 /**
  * An open packfile. All methods are called from the JS thread; any number of readItems/readRange calls may be in
  * flight at once (they share only the buffer pool, whose buffers have one owner at a time). Results are copies the
- * caller owns, packed into blocks of the call's own (@strata/base CopyBlocks): views that keep their block alive. The reader owns the StorageFile it was opened on from a successful open(): close() closes it (a
- * failed open leaves it to the caller).
+ * caller owns, packed into blocks of the call's own (@strata/base CopyBlocks): views that keep their block alive.
+ * The reader owns the StorageFile it was opened on from a successful open(): close() closes it (a failed open
+ * leaves it to the caller).
  */
 export class PackfileReader {
   readonly itemCount: number;
