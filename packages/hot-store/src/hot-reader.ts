@@ -59,8 +59,10 @@ export type GroupRow = readonly [number, Uint8Array | null];
 const { ledger: LEDGER_AT, txIndex: TX_AT, opIndex: OP_AT, eventIndex: EVENT_AT } = PAYLOAD_FIELD_OFFSETS;
 const EVENT_LENGTH_OFFSET = PAYLOAD_FIELD_OFFSETS.contractEventLength;
 
-const u32At = (b: Uint8Array, at: number): number =>
-  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+/** The big-endian u32 at `at` of a stored payload (no bounds check: callers check the header's length first). */
+export function u32At(b: Uint8Array, at: number): number {
+  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+}
 
 /**
  * Whether the stored payload at `at` comes strictly after the one at `previous` in event order — (ledger, tx, op,

@@ -26,6 +26,7 @@ import {
   openHotReader,
   type ReaderSource,
   ReadStatements,
+  u32At,
 } from './hot-reader.js';
 import {
   type ConnectionOptions,
@@ -510,11 +511,11 @@ export class HotStore {
           // Terms, and every check decodePayload makes (header, XDR prefix, every topic and the value up to exactly
           // the end, the close time), in one walk over the bytes.
           const n = deriveTermsIntoChecked(payload, this.keys, at);
-          const payloadLedger = readU32(payload, PAYLOAD_FIELD_OFFSETS.ledger);
+          const payloadLedger = u32At(payload, PAYLOAD_FIELD_OFFSETS.ledger);
           if (payloadLedger !== ledger) throw this.malformed(ledger, i, `the payload is of ledger ${payloadLedger}`);
-          const txIndex = readU32(payload, PAYLOAD_FIELD_OFFSETS.txIndex);
-          const opIndex = readU32(payload, PAYLOAD_FIELD_OFFSETS.opIndex);
-          const eventIndex = readU32(payload, PAYLOAD_FIELD_OFFSETS.eventIndex);
+          const txIndex = u32At(payload, PAYLOAD_FIELD_OFFSETS.txIndex);
+          const opIndex = u32At(payload, PAYLOAD_FIELD_OFFSETS.opIndex);
+          const eventIndex = u32At(payload, PAYLOAD_FIELD_OFFSETS.eventIndex);
           const after = txIndex !== tx ? txIndex > tx : opIndex !== op ? opIndex > op : eventIndex > ev;
           if (!after) {
             throw this.malformed(
@@ -544,11 +545,6 @@ export class HotStore {
 /** The `field` of a payload's error. */
 function eventField(ledger: number, i: number): string {
   return `ledger ${ledger} event ${i}`;
-}
-
-/** The big-endian u32 at `at` of a payload whose header was checked. */
-function readU32(b: Uint8Array, at: number): number {
-  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 }
 
 /** HotStore.open with test seams (not exported from the package). */
