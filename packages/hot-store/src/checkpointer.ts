@@ -10,9 +10,9 @@
 //
 // Where no worker can be started (better-sqlite3 not resolvable from this module, e.g. in a bundle, or the worker
 // failed), the writer checkpoints inline, in the ingest call, as before.
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { sqliteEntry } from './fetch-fanout.js';
 
 /** Slots of the shared Int32Array. */
 const SLOT = { REQUESTS: 0, STOP: 1, REQUESTED_LEDGER: 2, DURABLE_LEDGER: 3, DONE: 4, STATE: 5 } as const;
@@ -56,15 +56,6 @@ try {
 }
 Atomics.notify(state, ${SLOT.STATE});
 `;
-
-/** better-sqlite3's entry, resolved from this module; undefined where it cannot be (bundles). */
-function sqliteEntry(): string | undefined {
-  try {
-    return createRequire(import.meta.url).resolve('better-sqlite3');
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Checkpoints of one writer's database. Used from the writer's thread only. Ledgers are stored as int32 bit

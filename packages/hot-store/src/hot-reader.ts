@@ -20,7 +20,8 @@ import {
 import type Database from 'better-sqlite3';
 import { ChunkImage, indexStoredEvents, loadImage, readLedgerRows } from './chunk-image.js';
 import { corrupt, HotStoreError, HotStoreErrorCode, storageError } from './errors.js';
-import { type ConnectionOptions, openReaderDatabase } from './schema.js';
+import { type FanoutSeams, type FanoutStats, FetchFanout, sqliteEntry } from './fetch-fanout.js';
+import { type ConnectionOptions, DEFAULT_CACHE_KIB, DEFAULT_MMAP_MIB, openReaderDatabase } from './schema.js';
 
 /** Most ordinals one fetchEvents call and most events one fetchRange window may hold. */
 export const MAX_FETCH_EVENTS = 65_536;
@@ -47,6 +48,19 @@ export const RANGE_ARITY = 256;
  * 1.80-1.86 ms against 1.94-2.08 ms for the statements alone).
  */
 const GROUP_COLUMNS = "count(*), CAST(group_concat(payload, x'') AS BLOB)";
+
+/** The SQL of the fetch statements: per event, and one aggregated row (GROUP_COLUMNS) per group. */
+function groupStatements() {
+  const parameters = Array.from({ length: FETCH_ARITY }, () => '?').join(', ');
+  const picked = `SELECT ordinal, payload FROM events WHERE ordinal IN (${parameters}) ORDER BY ordinal`;
+  const ranged = 'SELECT ordinal, payload FROM events WHERE ordinal >= ? AND ordinal < ? ORDER BY ordinal';
+  return {
+    picked,
+    ranged,
+    pickGroupSql: `SELECT ${GROUP_COLUMNS} FROM (${picked})`,
+    rangeGroupSql: `SELECT ${GROUP_COLUMNS} FROM (${ranged})`,
+  };
+}
 
 function badArgument(field: string, detail: string): never {
   throw new EventsError(EventsErrorCode.INVALID_ARGUMENT, detail, { field });
@@ -133,36 +147,61 @@ export class ReadStatements {
   private readonly pickArgs: number[] = new Array(FETCH_ARITY).fill(0);
   private readonly range: Database.Statement;
   private readonly rangeGroup: Database.Statement;
+  /** The SQL of the two aggregated-row statements (a fetch fan-out's worker prepares the same). */
+  static readonly groupSql = groupStatements();
 
-  constructor(readonly db: Database.Database) {
-    const parameters = Array.from({ length: FETCH_ARITY }, () => '?').join(', ');
-    const picked = `SELECT ordinal, payload FROM events WHERE ordinal IN (${parameters}) ORDER BY ordinal`;
-    const ranged = 'SELECT ordinal, payload FROM events WHERE ordinal >= ? AND ordinal < ? ORDER BY ordinal';
+  /** `fanout`: a worker that answers some groups of large scattered fetches (fetch-fanout.ts), if any. */
+  constructor(
+    readonly db: Database.Database,
+    private readonly fanout?: FetchFanout,
+  ) {
+    const { picked, ranged, pickGroupSql, rangeGroupSql } = ReadStatements.groupSql;
     this.pick = db.prepare(picked).raw();
     this.range = db.prepare(ranged).raw();
-    this.pickGroup = db.prepare(`SELECT ${GROUP_COLUMNS} FROM (${picked})`).raw();
-    this.rangeGroup = db.prepare(`SELECT ${GROUP_COLUMNS} FROM (${ranged})`).raw();
+    this.pickGroup = db.prepare(pickGroupSql).raw();
+    this.rangeGroup = db.prepare(rangeGroupSql).raw();
   }
 
   /**
    * Payloads of `ordinals` (ascending, unique), FETCH_ARITY ordinals per statement call and one row per group;
-   * each payload a view into its group's blob (a fresh copy per call). A group whose rows are not all there is
-   * read again row by row to name the missing event (CORRUPT).
+   * each payload a view into its group's blob (a fresh copy per call). A call of many groups may have some of them
+   * read by the fan-out's worker; every row is split and checked here all the same. A group whose rows are not all
+   * there is read again row by row to name the missing event (CORRUPT).
    */
   pickEvents(ordinals: ArrayLike<number>, file: string): Uint8Array[] {
     const out: Uint8Array[] = [];
-    const args = this.pickArgs;
-    for (let from = 0; from < ordinals.length; from += FETCH_ARITY) {
+    const groups = Math.ceil(ordinals.length / FETCH_ARITY);
+    const rows = this.fanout?.rows(ordinals, (group) => this.groupRow(ordinals, group));
+    for (let group = 0; group < groups; group++) {
+      const from = group * FETCH_ARITY;
       const to = Math.min(ordinals.length, from + FETCH_ARITY);
-      // A run of consecutive ordinals: one range scan (measured ~25 % cheaper than the IN list for a full run).
-      const run = ordinals[to - 1]! - ordinals[from]! === to - from - 1;
-      if (!run) for (let i = 0; i < FETCH_ARITY; i++) args[i] = ordinals[Math.min(from + i, to - 1)]!;
-      const row = (
-        run ? this.rangeGroup.get(ordinals[from], ordinals[to - 1]! + 1) : this.pickGroup.get(args)
-      ) as GroupRow;
-      if (!splitGroupRow(row, from, to, out)) this.pickRows(ordinals, from, to, run, out, file);
+      const row = rows === undefined ? this.groupRow(ordinals, group) : rows[group]!;
+      if (!splitGroupRow(row, from, to, out))
+        this.pickRows(ordinals, from, to, this.bind(ordinals, from, to), out, file);
     }
     return out;
+  }
+
+  /**
+   * Binds the group of ordinals[from..to) for the scattered statements; true when it is a run of consecutive
+   * ordinals instead (one range scan, measured ~25 % cheaper than the IN list for a full run; nothing bound).
+   */
+  private bind(ordinals: ArrayLike<number>, from: number, to: number): boolean {
+    if (ordinals[to - 1]! - ordinals[from]! === to - from - 1) return true;
+    const args = this.pickArgs;
+    for (let i = 0; i < FETCH_ARITY; i++) args[i] = ordinals[Math.min(from + i, to - 1)]!;
+    return false;
+  }
+
+  /** The aggregated row of group `group` of a call (its FETCH_ARITY ordinals, the last group padded). */
+  private groupRow(ordinals: ArrayLike<number>, group: number): GroupRow {
+    const from = group * FETCH_ARITY;
+    const to = Math.min(ordinals.length, from + FETCH_ARITY);
+    return (
+      this.bind(ordinals, from, to)
+        ? this.rangeGroup.get(ordinals[from], ordinals[to - 1]! + 1)
+        : this.pickGroup.get(this.pickArgs)
+    ) as GroupRow;
   }
 
   /**
@@ -231,6 +270,19 @@ export interface ReaderSource {
   refresh(): void;
   /** Called by the reader's close(). */
   release(): void;
+  /** The fan-out of this source's fetches, if any. */
+  readonly fanout?: FetchFanout | undefined;
+}
+
+/** What a fetch fan-out is doing (tests and benchmarks). */
+export interface FanoutState {
+  readonly running: boolean;
+  readonly stats: Readonly<FanoutStats>;
+}
+
+/** The state of `fanout`, undefined without one. */
+export function fanoutStateOf(fanout: FetchFanout | undefined): FanoutState | undefined {
+  return fanout === undefined ? undefined : { running: fanout.running, stats: { ...fanout.stats } };
 }
 
 function checkWindow(window: OrdinalWindow, eventCount: number): void {
@@ -270,6 +322,14 @@ export class HotChunkReader implements ChunkReader {
   imageForTermOrdinals(): ChunkImage {
     this.check();
     return this.source.image;
+  }
+
+  /**
+   * Whether this reader's fetch fan-out runs, and what it answered; undefined without one (`fetchWorker` false).
+   * @internal Not part of the package's API (tests and benchmarks).
+   */
+  fanoutState(): FanoutState | undefined {
+    return fanoutStateOf(this.source.fanout);
   }
 
   private check(): void {
@@ -358,10 +418,31 @@ export class HotChunkReader implements ChunkReader {
   }
 }
 
+/**
+ * The fetch fan-out of a connection to `path` with these options (fetch-fanout.ts; undefined where better-sqlite3
+ * cannot be resolved for its worker, as in a bundle, unless `sqlite` names it).
+ */
+export function fetchFanout(
+  path: string,
+  options: ConnectionOptions,
+  sqlite = sqliteEntry(),
+  seams?: FanoutSeams,
+): FetchFanout {
+  return new FetchFanout(
+    path,
+    { ...ReadStatements.groupSql, arity: FETCH_ARITY, maxOrdinals: MAX_FETCH_EVENTS },
+    { cacheSizeKiB: options.cacheSizeKiB ?? DEFAULT_CACHE_KIB, mmapSizeMiB: options.mmapSizeMiB ?? DEFAULT_MMAP_MIB },
+    sqlite,
+    seams,
+  );
+}
+
 /** Options of a worker reader. */
 export interface HotReaderOptions extends ConnectionOptions {
   /** The chunk the database must hold (WRONG_CHUNK otherwise). */
   readonly chunkId: number;
+  /** Share large scattered fetches with a worker thread of this reader's own (default true; README "Fetch fan-out"). */
+  readonly fetchWorker?: boolean;
 }
 
 /**
@@ -373,9 +454,15 @@ export function openHotReader(path: string, options: HotReaderOptions): HotChunk
   if (typeof options !== 'object' || options === null) {
     throw new HotStoreError(HotStoreErrorCode.INVALID_ARGUMENT, 'options must be an object', { field: 'options' });
   }
+  if (options.fetchWorker !== undefined && typeof options.fetchWorker !== 'boolean') {
+    throw new HotStoreError(HotStoreErrorCode.INVALID_ARGUMENT, 'fetchWorker: expected a boolean', {
+      field: 'fetchWorker',
+    });
+  }
   const { db } = openReaderDatabase(path, options.chunkId, options);
   try {
-    return new HotChunkReader(new WorkerSource(path, db, options.chunkId));
+    const fanout = options.fetchWorker === false ? undefined : fetchFanout(path, options);
+    return new HotChunkReader(new WorkerSource(path, db, options.chunkId, fanout));
   } catch (error) {
     db.close();
     throw storageError(error, path, 'open reader');
@@ -396,12 +483,13 @@ class WorkerSource implements ReaderSource {
     readonly file: string,
     private readonly db: Database.Database,
     chunkId: number,
+    readonly fanout: FetchFanout | undefined,
   ) {
     this.image = new ChunkImage(chunkId);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.lastVersion = this.dataVersion.get();
     loadImage(db, file, this.image);
-    this.statements = new ReadStatements(db);
+    this.statements = new ReadStatements(db, fanout);
   }
 
   checkOpen(): void {
@@ -434,6 +522,7 @@ class WorkerSource implements ReaderSource {
   release(): void {
     if (!this.open) return;
     this.open = false;
+    this.fanout?.close();
     this.db.close();
   }
 }

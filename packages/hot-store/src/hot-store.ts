@@ -20,7 +20,11 @@ import type Database from 'better-sqlite3';
 import { Checkpointer } from './checkpointer.js';
 import { ChunkImage, loadImage } from './chunk-image.js';
 import { checkInteger, HotStoreError, HotStoreErrorCode, invalidArgument, storageError } from './errors.js';
+import { type FanoutSeams, type FetchFanout, sqliteEntry } from './fetch-fanout.js';
 import {
+  type FanoutState,
+  fanoutStateOf,
+  fetchFanout,
   HotChunkReader,
   type HotReaderOptions,
   openHotReader,
@@ -83,6 +87,13 @@ export interface HotStoreOptions extends ConnectionOptions {
    * waits for one; false runs them inline in the ingest call that crosses CHECKPOINT_BYTES.
    */
   readonly backgroundCheckpoints?: boolean;
+  /**
+   * Let a worker thread with its own read-only connection answer part of each large scattered fetch of this store's
+   * readers (default true): from FANOUT_MIN_GROUPS groups of 64 ordinals on, the calling thread and the worker read
+   * groups side by side (README "Fetch fan-out"). The worker (~10 MiB, plus its connection's page cache) starts at
+   * the first such fetch; false keeps every read on the calling thread.
+   */
+  readonly fetchWorker?: boolean;
 }
 
 /** Publication steps, in the order a correct store takes them (test seam). */
@@ -106,6 +117,8 @@ export interface HotStoreSeams {
   readonly sqliteEntry?: string;
   /** Page size of a database this open creates (default PAGE_SIZE_BYTES; 4096: a file of an earlier build). */
   readonly pageSizeBytes?: number;
+  /** The fetch fan-out's seams (its thresholds, a stuck or failing worker). */
+  readonly fanout?: FanoutSeams;
 }
 
 function checkOptions(options: unknown): asserts options is Record<string, unknown> {
@@ -136,6 +149,7 @@ export class HotStore {
   /** The newest ledger sync() made durable (synchronous 'normal'); periodic checkpoints: the checkpointer's. */
   private durable: number | undefined;
   private readonly checkpointer: Checkpointer;
+  private readonly fanout: FetchFanout | undefined;
   /** Payload bytes committed since the last checkpoint. */
   private uncheckpointedBytes = 0;
   private readonly insertSlab: Database.Statement;
@@ -181,6 +195,7 @@ export class HotStore {
     frozen: boolean,
     synchronous: Synchronous,
     backgroundCheckpoints: boolean,
+    fanout: ConnectionOptions | undefined,
     seams: HotStoreSeams,
   ) {
     this.path = path;
@@ -192,7 +207,9 @@ export class HotStore {
     this.seams = seams;
     this.image = new ChunkImage(chunkId, seams.threshold);
     loadImage(db, path, this.image);
-    this.statements = new ReadStatements(db);
+    this.fanout =
+      fanout === undefined ? undefined : fetchFanout(path, fanout, seams.sqliteEntry ?? sqliteEntry(), seams.fanout);
+    this.statements = new ReadStatements(db, this.fanout);
     this.insertEvent = db.prepare('INSERT INTO events (ordinal, payload) VALUES (?, ?)');
     this.insertEvents = db.prepare(
       `INSERT INTO events (ordinal, payload) VALUES ${Array.from({ length: INSERT_ROWS }, () => '(?, ?)').join(', ')}`,
@@ -276,6 +293,7 @@ export class HotStore {
       file: this.path,
       image: this.image,
       statements: this.statements,
+      fanout: this.fanout,
       checkOpen: () => this.open(),
       refresh: () => {},
       release: () => {},
@@ -408,11 +426,21 @@ export class HotStore {
     if (db === undefined) return;
     this.db = undefined;
     try {
+      this.fanout?.close();
       this.checkpointer.close();
       db.close();
     } catch (error) {
       throw storageError(error, this.path, 'close');
     }
+  }
+
+  /**
+   * The fetch fan-out's state: whether its worker answers groups now, and what it answered (tests and benchmarks);
+   * undefined when `fetchWorker` is false.
+   * @internal Not part of the package's API.
+   */
+  fanoutState(): FanoutState | undefined {
+    return fanoutStateOf(this.fanout);
   }
 
   /** The in-memory index as hex key → ordinals (tests compare it with an index rebuilt from the events). */
@@ -554,7 +582,7 @@ export function openHotStoreWith(path: string, options: HotStoreOptions, seams: 
   if (synchronous !== 'full' && synchronous !== 'normal') {
     invalidArgument('synchronous', `expected 'full' or 'normal', got ${describeValue(synchronous)}`);
   }
-  for (const flag of ['create', 'backgroundCheckpoints'] as const) {
+  for (const flag of ['create', 'backgroundCheckpoints', 'fetchWorker'] as const) {
     if (options[flag] !== undefined && typeof options[flag] !== 'boolean') invalidArgument(flag, 'expected a boolean');
   }
   const { db, meta } = openWriterDatabase(path, options.chunkId, {
@@ -571,6 +599,7 @@ export function openHotStoreWith(path: string, options: HotStoreOptions, seams: 
       meta.frozen,
       synchronous,
       options.backgroundCheckpoints !== false,
+      options.fetchWorker === false ? undefined : options,
       seams,
     );
   } catch (error) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { chunkFirstLedger, deriveTerms, encodeContractEvent, encodePayload, termKeyHex } from '@strata/events';
 import { seededRandom } from '@strata/test-kit/random';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 
 /** A directory removed by the returned cleanup (for harnesses that outlive one callback). */
 export function scratchDir(prefix = 'hot'): { dir: string; cleanup: () => void } {
@@ -107,4 +108,27 @@ export function firstIndexDifference(a: Map<string, number[]>, b: Map<string, nu
     if (other.length !== list.length || other.some((o, i) => o !== list[i])) return `term ${key} differs`;
   }
   return undefined;
+}
+
+/**
+ * Ascending unique ordinals below `count`: up to `maxRuns` stretches of up to `maxRun` ordinals each from a random
+ * start, some consecutive (a length divisible by 3) and some strided (1 + length % strideMod).
+ */
+export function ordinalSets(
+  count: number,
+  shape: { readonly maxRun: number; readonly maxRuns: number; readonly strideMod: number },
+): fc.Arbitrary<number[]> {
+  return fc
+    .array(fc.tuple(fc.integer({ min: 0, max: count - 1 }), fc.integer({ min: 1, max: shape.maxRun })), {
+      minLength: 1,
+      maxLength: shape.maxRuns,
+    })
+    .map((runs) => {
+      const set = new Set<number>();
+      for (const [start, length] of runs) {
+        const step = length % 3 === 0 ? 1 : 1 + (length % shape.strideMod);
+        for (let i = 0; i < length && start + i * step < count; i++) set.add(start + i * step);
+      }
+      return [...set].sort((a, b) => a - b);
+    });
 }
