@@ -4,7 +4,8 @@
 //   ledgers of a full pubnet-like chunk, with the first 1,000 ledgers' p99 beside it; .growth is their ratio, the
 //   #973 regression as a figure) over a whole chunk of pubnet-like ledgers (pubnet-like.ts: 10,000 ledgers, ~900
 //   events each, from @strata/ledger-meta's generator);
-// - fetch-1000-scattered (p50 with p99, ms): 1,000 random ordinals of the full chunk, sorted, fetched at once;
+// - fetch-1000-scattered (p50 with p99, ms): 1,000 random ordinals of the full chunk, sorted, fetched at once, by the
+//   store as it opens (its fetch worker answering part of each call), and .one-thread with fetchWorker false;
 // - memory-per-term (bytes per term: the heap and external memory the rebuilt index takes, over its distinct terms)
 //   and reopen (s: open a full chunk, index rebuilt from the durable postings), each in a fresh process;
 // - query.pubnet-mix (p50 with p99, ms, and .p99): the 700 real requests of ../shared/fixtures/pubnet-getevents
@@ -34,7 +35,7 @@ import {
 import { matchEvents, planQuery } from '@strata/match';
 import { loadPubnetRequests, loadPubnetVocabulary, pubnetMissingReason } from '../../match/bench/pubnet-requests.js';
 import { CHUNK_ID, corpusVocabulary, FULL_CHUNK_EVENTS, SyntheticChunk } from '../../match/bench/synthetic-chunk.js';
-import { HotStore } from '../src/index.js';
+import { FETCH_ARITY, HotStore } from '../src/index.js';
 import { chunkLedgers, type PubnetLikeOptions, templatePayloads } from './pubnet-like.js';
 import type { ReopenRun } from './reopen.js';
 import { V1EventsTable } from './v1-baseline.js';
@@ -292,43 +293,63 @@ async function measureReopen(bench: BenchSession, full: FullChunk): Promise<void
 
 /** fetch-1000-scattered: 1,000 random ordinals of the full chunk, sorted, one fetch; the baseline selects each by id. */
 async function measureFetch(bench: BenchSession, full: FullChunk): Promise<void> {
-  const store = HotStore.open(full.hotPath, { chunkId: GENERATED_CHUNK });
-  const v1 = new V1EventsTable(full.v1Dir, 'full');
-  try {
-    const reader = store.reader();
-    let seed = 12345;
-    const random = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 2 ** 32;
-    };
-    const requests = Array.from({ length: quickMode ? 20 : 200 }, () => {
-      const set = new Set<number>();
-      while (set.size < 1000) set.add(Math.floor(random() * full.events));
-      return Uint32Array.from([...set].sort((a, b) => a - b));
-    });
-    const first = await reader.fetchEvents(requests[0]!);
-    const theirs = v1.fetch(requests[0]!);
-    for (let i = 0; i < first.length; i++) {
-      if (Buffer.compare(first[i]!, theirs[i]!) !== 0)
-        throw new Error(`fetch: ordinal ${requests[0]![i]} differs from the baseline`);
-    }
-    const mine: number[] = [];
-    const base: number[] = [];
-    for (let round = 0; round < bench.rounds; round++) {
-      for (const ids of requests) {
-        const t0 = performance.now();
-        await reader.fetchEvents(ids);
-        const t1 = performance.now();
-        v1.fetch(ids);
-        base.push(performance.now() - t1);
-        mine.push(t1 - t0);
+  let seed = 12345;
+  const random = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const requests = Array.from({ length: quickMode ? 20 : 200 }, () => {
+    const set = new Set<number>();
+    while (set.size < 1000) set.add(Math.floor(random() * full.events));
+    return Uint32Array.from([...set].sort((a, b) => a - b));
+  });
+  // The store as it opens by default (its fetch worker answers part of each call), then with fetchWorker false
+  // (every group on the calling thread), each alternating with the baseline.
+  const runs: { mine: number[]; base: number[]; workerGroups: number }[] = [];
+  for (const fetchWorker of [true, false]) {
+    const store = HotStore.open(full.hotPath, { chunkId: GENERATED_CHUNK, fetchWorker });
+    const v1 = new V1EventsTable(full.v1Dir, 'full');
+    try {
+      const reader = store.reader();
+      const first = await reader.fetchEvents(requests[0]!);
+      const theirs = v1.fetch(requests[0]!);
+      for (let i = 0; i < first.length; i++) {
+        if (Buffer.compare(first[i]!, theirs[i]!) !== 0)
+          throw new Error(`fetch: ordinal ${requests[0]![i]} differs from the baseline`);
       }
+      const mine: number[] = [];
+      const base: number[] = [];
+      for (let round = 0; round < bench.rounds; round++) {
+        for (const ids of requests) {
+          const t0 = performance.now();
+          await reader.fetchEvents(ids);
+          const t1 = performance.now();
+          v1.fetch(ids);
+          base.push(performance.now() - t1);
+          mine.push(t1 - t0);
+        }
+      }
+      runs.push({
+        mine: sortedCopy(mine),
+        base: sortedCopy(base),
+        workerGroups: store.fanoutState()?.stats.workerGroups ?? 0,
+      });
+      await reader.close();
+    } finally {
+      store.close();
+      v1.close();
     }
-    const m = sortedCopy(mine);
-    const b = sortedCopy(base);
+  }
+  const groups = Math.ceil(1000 / FETCH_ARITY) * requests.length * bench.rounds;
+  const ids = ['fetch-1000-scattered', 'fetch-1000-scattered.one-thread'];
+  const notes = [
+    `1,000 random ordinals of ${full.events}, sorted, one fetchEvents; p50 with p99; the store's default fetch worker (a second thread and connection) answered ${((100 * runs[0]!.workerGroups) / groups).toFixed(0)} % of the groups`,
+    `the same with fetchWorker false: every group read on the calling thread`,
+  ];
+  runs.forEach(({ mine: m, base: b }, i) => {
     bench.record(
       {
-        id: 'fetch-1000-scattered',
+        id: ids[i]!,
         value: percentile(m, 0.5),
         unit: 'ms',
         higherIsBetter: false,
@@ -341,13 +362,9 @@ async function measureFetch(bench: BenchSession, full: FullChunk): Promise<void>
           p99: percentile(b, 0.99),
         },
       },
-      { target: { value: 2 }, note: `1,000 random ordinals of ${full.events}, sorted, one fetchEvents; p50 with p99` },
+      i === 0 ? { target: { value: 2 }, note: notes[i]! } : { note: notes[i]! },
     );
-    await reader.close();
-  } finally {
-    store.close();
-    v1.close();
-  }
+  });
 }
 
 /** One limit-`limit` page through the match engine: count and XOR of the ordinals. */
@@ -441,7 +458,7 @@ async function measurePubnetMix(bench: BenchSession): Promise<void> {
     }
     const mine = sortedCopy(samples.map((s) => summarize(s.engine).median));
     const theirs = sortedCopy(samples.filter((s) => s.baseline.length > 0).map((s) => summarize(s.baseline).median));
-    const note = `ms per request over ${runs.length} real requests (median of ${bench.rounds} runs each; the baseline one run of every ${BASELINE_EVERY}th request, after the engine's), limit 1000, engine only, over ${events} events in the store`;
+    const note = `ms per request over ${runs.length} real requests (median of ${bench.rounds} runs each; the baseline one run of every ${BASELINE_EVERY}th request, after the engine's), limit 1000, engine only, over ${events} events in the store (its default fetch worker on)`;
     bench.record(
       {
         id: 'query.pubnet-mix',
