@@ -1,8 +1,9 @@
 // @strata/hot-store: the live chunk of the contract-event store in one SQLite database (WAL) through better-sqlite3:
 // atomic per-ledger ingest, an in-memory term index with immutable reader snapshots, worker-thread readers with
-// their own read-only connections, crash recovery. Implements @strata/events' ChunkReader.
+// their own read-only connections, large fetches shared with a worker thread, crash recovery. Implements @strata/events' ChunkReader.
 
 export { HotStoreError, HotStoreErrorCode, type HotStoreErrorContext } from './errors.js';
+export { FANOUT_MIN_GROUPS, FANOUT_REGION_BYTES } from './fetch-fanout.js';
 export {
   FETCH_ARITY,
   HotChunkReader,
