@@ -4,9 +4,10 @@
 //    groups) returns exactly the payloads fetchRange gives for them, in order, while ingest goes on between calls
 //    (the worker reads the newest committed state; the asked ordinals are committed and never change); the worker
 //    did answer groups.
-// 2. A worker that misbehaves never changes an answer, and the store goes on alone: rows it truncates are reread by
-//    the caller; a worker that throws, one stuck past the wait, one that cannot start, and a region too small for
-//    its rows all leave every answer exact; close() returns at once in each case.
+// 2. A worker that misbehaves never changes an answer, and the store goes on (alone where the worker is given up):
+//    rows it truncates are reread by the caller; a worker that throws, one stuck mid-group, one slower than the
+//    caller (its groups taken over, its late answers dropped), one that cannot start, and a region too small for its
+//    rows all leave every answer exact; close() returns at once in each case.
 // 3. Negative control: a worker that reads each group's neighbour events (a row the caller's checks cannot tell
 //    from the right one: a whole group of other events, in order) makes property 1's check fail — the check
 //    compares payloads, not just shapes.
@@ -115,6 +116,20 @@ describe('fetch fan-out', () => {
       }
     });
   }
+
+  it('property 2: a worker slower than the caller has its groups taken over, and its late answers dropped', async () => {
+    // 2 ms a group: the caller's groups of this small database take a few µs, so it takes the worker's over.
+    const { store, next } = filled({ workerHook: 'for (const until = Date.now() + 2; Date.now() < until; );' });
+    try {
+      await started(store);
+      await checkAnswers(store, next, 20);
+      const state = store.fanoutState()!;
+      expect(state.running).toBe(true);
+      expect(state.stats.takenGroups).toBeGreaterThan(0);
+    } finally {
+      store.close();
+    }
+  });
 
   it('property 2: a worker that cannot start changes no answer', async () => {
     const path = join(tempDir('fanout'), 'chunk.db');
