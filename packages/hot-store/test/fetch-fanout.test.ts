@@ -7,7 +7,7 @@
 // 2. A worker that misbehaves never changes an answer, and the store goes on (alone where the worker is given up):
 //    rows it truncates are reread by the caller; a worker that throws, one stuck mid-group, one slower than the
 //    caller (its groups taken over, its late answers dropped), one that cannot start, and a region too small for its
-//    rows all leave every answer exact; close() returns at once in each case.
+//    rows all leave every answer exact, and close() returns in each case.
 // 3. Negative control: a worker that reads each group's neighbour events (a row the caller's checks cannot tell
 //    from the right one: a whole group of other events, in order) makes property 1's check fail — the check
 //    compares payloads, not just shapes.
@@ -110,9 +110,7 @@ describe('fetch fan-out', () => {
         expect(state.running).toBe(after.running);
         expect(state.stats.workerGroups > 0).toBe(after.answered);
       } finally {
-        const closing = performance.now();
-        store.close();
-        expect(performance.now() - closing).toBeLessThan(5_000);
+        store.close(); // returns (a stuck worker is let go, then terminated): the test's timeout catches a hang
       }
     });
   }
