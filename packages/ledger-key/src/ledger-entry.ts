@@ -161,8 +161,9 @@ export class LedgerEntryView {
  * Validates one LedgerEntry at `offset` and writes its layout into `out` without allocating anything: out[0] its
  * LedgerEntryType, out[1] and out[2] the start and end of its key fields (the fields a LedgerKey of the entry holds
  * after its type: contiguous in the data arm, after the ext of CONTRACT_DATA / CONTRACT_CODE), out[3] the end of the
- * entry; all offsets in `bytes`. For readers that walk many entries in place (ledger-meta's change fold). `offset`
- * must be an index into `bytes` and `out` an Int32Array of at least 4 (INVALID_ARGUMENT otherwise).
+ * entry, and, when `out` has a fifth element, out[4] the end of the data arm (where LedgerEntry.ext starts); all
+ * offsets in `bytes`. For readers that walk many entries in place (ledger-meta's change fold). `offset` must be an
+ * index into `bytes` and `out` an Int32Array of at least 4 (INVALID_ARGUMENT otherwise).
  */
 export function ledgerEntryLayout(bytes: Uint8Array, offset: number, out: Int32Array): void {
   checkBytes(bytes, 'bytes');
@@ -173,10 +174,12 @@ export function ledgerEntryLayout(bytes: Uint8Array, offset: number, out: Int32A
   const keyStart = entryKeyStart(bytes, offset);
   const type = u32(bytes, offset + 4);
   const keyEnd = skipKeyArm(bytes, keyStart, type);
+  const dataEnd = skipEntryAfterKey(bytes, type, keyStart, keyEnd);
   out[0] = type;
   out[1] = keyStart;
   out[2] = keyEnd;
-  out[3] = skipEntryTail(bytes, type, keyStart, keyEnd);
+  out[3] = skipLedgerEntryExt(bytes, dataEnd);
+  if (out.length > 4) out[4] = dataEnd;
 }
 
 /**

@@ -35,9 +35,9 @@ const PARAMS_XDR = costParams(PARAMS);
 const { CONTRACT_DATA, CONTRACT_CODE, TTL } = LEDGER_ENTRY_TYPE;
 /** Data ids whose key hashes share their first 32 bits, pair by pair (found by search; checked below). */
 const SHARED_PREFIX_PAIRS: [number, number][] = [
-  [26449, 90408],
-  [143778, 174543],
-  [80028, 202930],
+  [47035, 82405],
+  [64309, 112996],
+  [14442, 166249],
 ];
 
 type Order = 'key' | 'shuffled' | 'runs';

@@ -19,10 +19,17 @@ const id32 = (n: number, tag: number): Uint8Array => {
   return out;
 };
 
-/** Key SCVal of data entry `n`; odd n are TEMPORARY. */
+/** Contract ids data entries belong to (most entries share a few contracts, as a token's balances do). */
+const contracts = [contract, ...[1, 2].map((n) => ({ type: 'contract' as const, contractId: id32(n, 0xc1) }))];
+const accountOwner = { type: 'account' as const, accountId: id32(7, 0xa0) };
+
+/**
+ * Key SCVal of data entry `n`; odd n are TEMPORARY. Entries belong to one of three contracts, every fifth to an
+ * account (an owner the state stores as is; the others it stores compact).
+ */
 function dataKeyFields(n: number) {
   return {
-    contract,
+    contract: n % 5 === 4 ? accountOwner : contracts[n % 3]!,
     key: {
       type: 'vec' as const,
       value: [
@@ -38,12 +45,17 @@ export function dataKey(n: number): Uint8Array {
   return encodeLedgerKey({ type: 'contractData', ...dataKeyFields(n) });
 }
 
-/** A CONTRACT_DATA entry whose value is `valueBytes` bytes (its size varies with them). */
+/**
+ * A CONTRACT_DATA entry whose value is `valueBytes` bytes (its size varies with them). Every seventh key's entry
+ * carries a LedgerEntry v1 extension without a sponsor (its XDR ends in zero words, like ext v0's: the state must
+ * tell them apart).
+ */
 export function dataEntry(n: number, lastModified: number, valueBytes = 8): Uint8Array {
   const value = new Uint8Array(valueBytes).fill(lastModified & 0xff);
   return encodeLedgerEntry({
     lastModifiedLedgerSeq: lastModified,
     data: { type: 'contractData', ...dataKeyFields(n), val: { type: 'bytes', value } },
+    ...(n % 7 === 6 ? { v1: { sponsoringId: null } } : {}),
   });
 }
 

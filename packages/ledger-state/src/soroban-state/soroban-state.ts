@@ -3,8 +3,8 @@
 // TTL {liveUntilLedgerSeq, lastModifiedLedgerSeq} attached, and the state size stellar-core samples into
 // CONFIG_SETTING_LIVE_SOROBAN_STATE_SIZE_WINDOW from protocol 23 (`getSize`). Filled at startup from a BucketList
 // snapshot (data, then TTL, then code, as `initializeStateFromSnapshot`), then kept up ledger by ledger from each
-// ledger's init / live / dead changes (`updateState`). Entries stay as XDR bytes in arenas (see record-store.ts);
-// there is no object per entry.
+// ledger's init / live / dead changes (`updateState`). Entries stay as XDR bytes in arenas (see record-store.ts),
+// CONTRACT_DATA ones in a shorter stored form where they can (compact-data.ts); there is no object per entry.
 import { AssertionError, assert } from '@strata/base';
 import {
   LEDGER_ENTRY_TYPE,
@@ -14,6 +14,7 @@ import {
   validateLedgerKey,
 } from '@strata/ledger-key';
 import { LedgerStateError, type LedgerStateErrorCode } from '../errors.js';
+import { CompactData, entryLengthOf, isCompact } from './compact-data.js';
 import { KeyHasher, SHA256_PADDING_BYTES } from './key-hash.js';
 import { KEY_BATCH_BYTES, KeyHashPipeline, startKeyHashWorker } from './key-hash-worker.js';
 import { codeSizeForRent, type MemoryCostModels, moduleMemoryCost, readMemoryCostParams } from './memory-cost.js';
@@ -44,7 +45,6 @@ const TTL = LEDGER_ENTRY_TYPE.TTL;
 const MEMORY_COST_PARAMS_KEY = new Uint8Array([0, 0, 0, 8, 0, 0, 0, 7]);
 /** A TTL LedgerEntry: lastModifiedLedgerSeq, type, keyHash, liveUntilLedgerSeq, ext v0. */
 const TTL_ENTRY_BYTES = 48;
-const LENGTH_MASK = (1 << 30) - 1;
 /** The hash a record appended before its key is hashed holds meanwhile. */
 const NO_HASH = new Uint32Array(8);
 /** TTLs population's merge queues before it reads their records together (see #attachTtls). */
@@ -190,7 +190,12 @@ export class SorobanState {
   readonly #hashWorker: boolean;
   /** Data keys the worker hashed in the last population. */
   #keysHashedByWorker = 0;
-  readonly #layout = new Int32Array(4);
+  /** ledgerEntryLayout's output for the entry at hand: type, key start and end, end, data arm end. */
+  readonly #layout = new Int32Array(5);
+  /** The stored form of CONTRACT_DATA entries and the contract ids it refers to (compact-data.ts). */
+  readonly #compact = new CompactData();
+  /** Where forEachEntry rebuilds each CONTRACT_DATA entry's XDR. */
+  #entryScratch = new Uint8Array(256);
   /** The fields of the record being written (one object, refilled for every write). */
   readonly #fields: RecordFields = { hasTtl: false, liveUntil: 0, ttlLastModified: 0, aux: 0 };
   /** What RecordStore.touch read (kept so the reads are not optimized away; means nothing). */
@@ -258,7 +263,7 @@ export class SorobanState {
   memory(): SorobanStateMemory {
     const stores = [this.#data, this.#code, this.#pending];
     const arenaBytes = stores.reduce((sum, store) => sum + store.arenaBytes, 0);
-    const indexBytes = stores.reduce((sum, store) => sum + store.indexBytes, 0);
+    const indexBytes = stores.reduce((sum, store) => sum + store.indexBytes, 0) + this.#compact.contracts.bytes;
     return { arenaBytes, indexBytes, totalBytes: arenaBytes + indexBytes };
   }
 
@@ -394,7 +399,8 @@ export class SorobanState {
     const slot = store.find(this.#hashWords);
     if (slot < 0) return undefined;
     const address = store.addressAt(slot);
-    const entry = store.entryView(address).slice();
+    const stored = store.entryView(address);
+    const entry = type === DATA ? this.#compact.decode(stored) : stored.slice();
     const hasTtl = (store.w[store.p + WORD_LENGTH]! & FLAG_HAS_TTL) !== 0;
     return {
       entry,
@@ -451,7 +457,8 @@ export class SorobanState {
     try {
       for (const store of [this.#data, this.#code]) {
         for (const address of store.addresses()) {
-          const entry = store.entryView(address);
+          const stored = store.entryView(address);
+          const entry = store === this.#data ? this.#decodeToScratch(stored) : stored;
           const { w, p } = store;
           const hasTtl = (w[p + WORD_LENGTH]! & FLAG_HAS_TTL) !== 0;
           visit(
@@ -465,6 +472,14 @@ export class SorobanState {
     } finally {
       this.#busy = false;
     }
+  }
+
+  /** A stored CONTRACT_DATA record's entry XDR, rebuilt in #entryScratch (valid until the next call). */
+  #decodeToScratch(stored: Uint8Array): Uint8Array {
+    const length = entryLengthOf(stored.length, isCompact(stored));
+    if (this.#entryScratch.length < length)
+      this.#entryScratch = new Uint8Array(Math.max(length, 2 * this.#entryScratch.length));
+    return this.#compact.decodeInto(stored, this.#entryScratch);
   }
 
   #usable(): void {
@@ -520,8 +535,9 @@ export class SorobanState {
       const keyStart = plan.keyStarts[i]!;
       const keyEnd = plan.keyEnds[i]!;
       if (type === DATA) {
-        if (created) this.#createData(entry, keyStart, keyEnd, fail);
-        else this.#updateData(entry, keyStart, keyEnd, fail);
+        const dataEnd = plan.dataEnds[i]!;
+        if (created) this.#createData(entry, keyStart, keyEnd, dataEnd, fail);
+        else this.#updateData(entry, keyStart, keyEnd, dataEnd, fail);
       } else if (type === CODE) {
         const size = plan.codeSizes[i]!;
         if (created) this.#createCode(entry, keyStart, keyEnd, size, fail);
@@ -539,6 +555,7 @@ export class SorobanState {
       types: new Int32Array(entries.length),
       keyStarts: new Int32Array(entries.length),
       keyEnds: new Int32Array(entries.length),
+      dataEnds: new Int32Array(entries.length),
       codeSizes: [],
     };
     for (let i = 0; i < entries.length; i++) {
@@ -554,6 +571,7 @@ export class SorobanState {
       plan.types[i] = type;
       plan.keyStarts[i] = this.#layout[1]!;
       plan.keyEnds[i] = this.#layout[2]!;
+      plan.dataEnds[i] = this.#layout[4]!;
       if (type === CODE) plan.codeSizes[i] = this.#codeSizeOf(entry, models, ledgerSeq, field);
     }
     return plan;
@@ -648,6 +666,7 @@ export class SorobanState {
   #loadData(source: LiveEntrySource, ledgerSeq: number, fail: LedgerStateErrorCode): HashOrder {
     const data = this.#data;
     const layout = this.#layout;
+    const compact = this.#compact;
     const fields = this.#fields;
     fields.hasTtl = false;
     fields.liveUntil = 0;
@@ -682,7 +701,7 @@ export class SorobanState {
           // a key too long for a batch (none is in practice) is hashed alone
           this.#hashEntryKey(entry, keyStart, keyEnd);
           pairs[2 * count] = u32(this.#hashBytes, 0);
-          pairs[2 * count + 1] = data.append(this.#hashWords, entry, fields);
+          pairs[2 * count + 1] = data.append(this.#hashWords, compact.encode(entry, layout[4]!), fields);
         } else {
           if (!pipeline.fits(room)) pipeline.publish();
           // The LedgerKey: the entry's data type, then its key fields.
@@ -693,7 +712,7 @@ export class SorobanState {
           keys[at + 3] = entry[7]!;
           keys.set(new Uint8Array(entry.buffer, entry.byteOffset + keyStart, keyEnd - keyStart), at + 4);
           // the hash is written when the batch's hashes arrive (the pairs first: they may arrive at once)
-          pairs[2 * count + 1] = data.append(NO_HASH, entry, fields);
+          pairs[2 * count + 1] = data.append(NO_HASH, compact.encode(entry, layout[4]!), fields);
           pipeline.add(length, room, count);
         }
         count++;
@@ -903,10 +922,12 @@ export class SorobanState {
     return fields;
   }
 
-  #createData(entry: Uint8Array, keyStart: number, keyEnd: number, fail: LedgerStateErrorCode): void {
+  #createData(entry: Uint8Array, keyStart: number, keyEnd: number, dataEnd: number, fail: LedgerStateErrorCode): void {
     this.#hashEntryKey(entry, keyStart, keyEnd);
     if (this.#data.find(this.#hashWords) >= 0) this.#contradiction(fail, 'a CONTRACT_DATA entry created twice');
-    this.#data.insert(this.#hashWords, entry, entry.length, this.#fieldsForNewEntry(0));
+    const fields = this.#fieldsForNewEntry(0);
+    const stored = this.#compact.encode(entry, dataEnd);
+    this.#data.insert(this.#hashWords, stored, stored.length, fields);
     this.#dataSizeBytes += entry.length;
   }
 
@@ -963,14 +984,17 @@ export class SorobanState {
   }
 
   /** updateContractData: replace the entry, keep its TTL. */
-  #updateData(entry: Uint8Array, keyStart: number, keyEnd: number, fail: LedgerStateErrorCode): void {
+  #updateData(entry: Uint8Array, keyStart: number, keyEnd: number, dataEnd: number, fail: LedgerStateErrorCode): void {
     this.#hashEntryKey(entry, keyStart, keyEnd);
     const data = this.#data;
     const slot = data.find(this.#hashWords);
     if (slot < 0) this.#contradiction(fail, 'an update of a CONTRACT_DATA entry the state does not hold');
-    data.locate(data.addressAt(slot));
-    this.#dataSizeBytes += entry.length - (data.w[data.p + WORD_LENGTH]! & LENGTH_MASK);
-    data.replace(slot, entry, this.#fieldsKeepingTtl(data, 0));
+    // the new form first: its contract keeps its ref when the old record held the only one
+    const stored = this.#compact.encode(entry, dataEnd);
+    const old = data.entryView(data.addressAt(slot));
+    this.#dataSizeBytes += entry.length - entryLengthOf(old.length, isCompact(old));
+    this.#compact.release(old);
+    data.replace(slot, stored, this.#fieldsKeepingTtl(data, 0));
   }
 
   /** updateContractCode: replace the entry and its rent size, keep its TTL (which it must have). */
@@ -1003,11 +1027,14 @@ export class SorobanState {
         fail,
         `a delete of a ${type === DATA ? 'CONTRACT_DATA' : 'CONTRACT_CODE'} entry the state does not hold`,
       );
-    store.locate(store.addressAt(slot));
-    const lengthWord = store.w[store.p + WORD_LENGTH]!;
-    if ((lengthWord & FLAG_HAS_TTL) === 0) this.#entriesWithoutTtl--;
-    if (type === DATA) this.#dataSizeBytes -= lengthWord & LENGTH_MASK;
-    else this.#codeSizeBytes -= store.w[store.p + WORD_AUX]!;
+    const stored = store.entryView(store.addressAt(slot));
+    if ((store.w[store.p + WORD_LENGTH]! & FLAG_HAS_TTL) === 0) this.#entriesWithoutTtl--;
+    if (type === DATA) {
+      this.#dataSizeBytes -= entryLengthOf(stored.length, isCompact(stored));
+      this.#compact.release(stored);
+    } else {
+      this.#codeSizeBytes -= store.w[store.p + WORD_AUX]!;
+    }
     store.remove(slot);
   }
 
@@ -1100,6 +1127,8 @@ interface EntryPlan {
   readonly types: Int32Array;
   readonly keyStarts: Int32Array;
   readonly keyEnds: Int32Array;
+  /** Where each entry's data arm ends (its LedgerEntry.ext starts). */
+  readonly dataEnds: Int32Array;
   /** Rent size of each CONTRACT_CODE entry, by position. */
   readonly codeSizes: number[];
 }
