@@ -34,6 +34,10 @@ export const isCompact = (stored: Uint8Array): boolean => stored.length >= 8 && 
 export const entryLengthOf = (storedLength: number, compact: boolean): number =>
   compact ? storedLength + COMPACT_SAVING : storedLength;
 
+/** The stored length of an entry of `entryLength` bytes, given its form. */
+export const storedLengthOf = (entryLength: number, compact: boolean): number =>
+  compact ? entryLength - COMPACT_SAVING : entryLength;
+
 /**
  * The contract ids compact records refer to: each id once, with the number of records referring to it. An
  * open-addressing table (linear probing) over seeded slots of the id's first two words finds an id's ref; a freed ref
@@ -52,6 +56,8 @@ export class ContractIds {
   /** Refs handed out so far (the high-water mark) and the freed ones below it. */
   #used = 0;
   readonly #free: number[] = [];
+  /** The ref `acquire` returned last (-1: none yet). */
+  #last = -1;
   readonly #seed0: number;
   readonly #seed1: number;
   /** The id `acquire` looks for, as words in native order. */
@@ -81,6 +87,19 @@ export class ContractIds {
 
   /** The ref of the id `bytes[at, at + 32)`, counting one more record that refers to it (added when new). */
   acquire(bytes: Uint8Array, at: number): number {
+    // Entries come in key order at population, where a contract's entries are adjacent: the last id first.
+    const last = this.#last;
+    if (last >= 0 && this.#refCounts[last]! > 0) {
+      const ids = this.#ids;
+      const base = 32 * last;
+      let i = 0;
+      // `!`: both ranges hold 32 bytes
+      while (i < 32 && ids[base + i] === bytes[at + i]) i++;
+      if (i === 32) {
+        this.#refCounts[last]!++;
+        return last;
+      }
+    }
     const query = this.#query;
     const queryBytes = this.#queryBytes;
     // `!`: the caller's 32 bytes are in range
@@ -103,6 +122,7 @@ export class ContractIds {
         words[w + 7] === query[7]
       ) {
         this.#refCounts[held - 1]!++;
+        this.#last = held - 1;
         return held - 1;
       }
     }
@@ -112,6 +132,7 @@ export class ContractIds {
     this.count++;
     if (this.count / this.#slots.length > 0.5) this.#rehash(2 * this.#slots.length);
     else this.#place(ref);
+    this.#last = ref;
     return ref;
   }
 
@@ -196,35 +217,48 @@ export class CompactData {
   readonly contracts = new ContractIds();
   #scratch = new Uint8Array(256);
 
+  /** Whether a validated CONTRACT_DATA entry whose data arm ends at `dataEnd` is stored compact. */
+  compactable(entry: Uint8Array, dataEnd: number): boolean {
+    return (
+      dataEnd === entry.length - 4 &&
+      u32(entry, CONSTANT_AT) === LEDGER_ENTRY_TYPE.CONTRACT_DATA &&
+      u32(entry, 8) === 0 &&
+      u32(entry, 12) === SC_ADDRESS_TYPE.CONTRACT &&
+      u32(entry, dataEnd) === 0
+    );
+  }
+
+  /**
+   * Writes the stored form of `entry` (`compact`: what `compactable` said; entryLengthOf's inverse bytes long) at
+   * `out[at]`, counting a reference to its contract when compact.
+   */
+  writeStored(entry: Uint8Array, compact: boolean, out: Uint8Array, at: number): void {
+    if (!compact) {
+      out.set(entry, at);
+      return;
+    }
+    const ref = this.contracts.acquire(entry, 16);
+    // `!`: a validated entry has its lastModifiedLedgerSeq
+    for (let i = 0; i < CONSTANT_AT; i++) out[at + i] = entry[i]!;
+    const word = (COMPACT_FLAG | ref) >>> 0;
+    out[at + 4] = word >>> 24;
+    out[at + 5] = (word >>> 16) & 0xff;
+    out[at + 6] = (word >>> 8) & 0xff;
+    out[at + 7] = word & 0xff;
+    out.set(new Uint8Array(entry.buffer, entry.byteOffset + KEPT_AT, entry.length - 4 - KEPT_AT), at + 8);
+  }
+
   /**
    * The stored form of a validated CONTRACT_DATA entry whose data arm ends at `dataEnd`: compact into a scratch
    * buffer (valid until the next call), or the entry itself.
    */
   encode(entry: Uint8Array, dataEnd: number): Uint8Array {
-    const length = entry.length;
-    if (
-      dataEnd !== length - 4 ||
-      u32(entry, CONSTANT_AT) !== LEDGER_ENTRY_TYPE.CONTRACT_DATA ||
-      u32(entry, 8) !== 0 ||
-      u32(entry, 12) !== SC_ADDRESS_TYPE.CONTRACT ||
-      u32(entry, dataEnd) !== 0
-    ) {
-      return entry;
-    }
-    const storedLength = length - COMPACT_SAVING;
+    if (!this.compactable(entry, dataEnd)) return entry;
+    const storedLength = entry.length - COMPACT_SAVING;
     if (this.#scratch.length < storedLength)
       this.#scratch = new Uint8Array(Math.max(storedLength, 2 * this.#scratch.length));
-    const out = this.#scratch;
-    const ref = this.contracts.acquire(entry, 16);
-    // `!`: a validated entry has its lastModifiedLedgerSeq
-    for (let i = 0; i < CONSTANT_AT; i++) out[i] = entry[i]!;
-    const word = (COMPACT_FLAG | ref) >>> 0;
-    out[4] = word >>> 24;
-    out[5] = (word >>> 16) & 0xff;
-    out[6] = (word >>> 8) & 0xff;
-    out[7] = word & 0xff;
-    out.set(new Uint8Array(entry.buffer, entry.byteOffset + KEPT_AT, dataEnd - KEPT_AT), 8);
-    return out.subarray(0, storedLength);
+    this.writeStored(entry, true, this.#scratch, 0);
+    return this.#scratch.subarray(0, storedLength);
   }
 
   /** Gives back the reference a stored record holds (nothing for one stored as is). */

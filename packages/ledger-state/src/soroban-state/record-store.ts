@@ -107,6 +107,9 @@ export class RecordStore {
   /** The chunk words and word offset `locate` found. */
   w: Uint32Array = new Uint32Array(0);
   p = 0;
+  /** Where `reserve` left the record's entry bytes: its chunk's bytes and the entry's offset in them. */
+  entryChunk: Uint8Array = new Uint8Array(0);
+  entryAt = 0;
 
   constructor(
     readonly auxWords: 0 | 1,
@@ -233,7 +236,17 @@ export class RecordStore {
    * Until then the store may only take more appends. Returns the record's address.
    */
   append(q: Uint32Array, entry: Uint8Array, fields: RecordFields): number {
-    const entryLength = entry.length;
+    const address = this.reserve(q, entry.length, fields);
+    this.entryChunk.set(entry, this.entryAt);
+    return address;
+  }
+
+  /**
+   * `append` for an entry of `entryLength` bytes that the caller writes itself, at `entryChunk[entryAt, entryAt +
+   * entryLength)`, before the store next changes (population writes the stored form straight into the arena).
+   * Returns the record's address.
+   */
+  reserve(q: Uint32Array, entryLength: number, fields: RecordFields): number {
     if (entryLength > MAX_RECORD_ENTRY_BYTES) oversize(entryLength);
     const address = this.allocate(align8(this.headerBytes + entryLength));
     // write and fill in one (population appends a million of these): the chunk is looked up once
@@ -248,7 +261,8 @@ export class RecordStore {
     w[p + WORD_TTL_LAST_MODIFIED] = hasTtl ? fields.ttlLastModified : 0;
     w[p + WORD_LENGTH] = entryLength | (hasTtl ? FLAG_HAS_TTL : 0);
     if (this.auxWords === 1) w[p + WORD_AUX] = fields.aux;
-    this.bytes[chunk]!.set(entry, offset + this.headerBytes);
+    this.entryChunk = this.bytes[chunk]!;
+    this.entryAt = offset + this.headerBytes;
     this.count++;
     this.unindexed++;
     return address;

@@ -14,7 +14,7 @@ import {
   validateLedgerKey,
 } from '@strata/ledger-key';
 import { LedgerStateError, type LedgerStateErrorCode } from '../errors.js';
-import { CompactData, entryLengthOf, isCompact } from './compact-data.js';
+import { CompactData, entryLengthOf, isCompact, storedLengthOf } from './compact-data.js';
 import { KeyHasher, SHA256_PADDING_BYTES } from './key-hash.js';
 import { KEY_BATCH_BYTES, KeyHashPipeline, startKeyHashWorker } from './key-hash-worker.js';
 import { codeSizeForRent, type MemoryCostModels, moduleMemoryCost, readMemoryCostParams } from './memory-cost.js';
@@ -712,7 +712,10 @@ export class SorobanState {
           keys[at + 3] = entry[7]!;
           keys.set(new Uint8Array(entry.buffer, entry.byteOffset + keyStart, keyEnd - keyStart), at + 4);
           // the hash is written when the batch's hashes arrive (the pairs first: they may arrive at once)
-          pairs[2 * count + 1] = data.append(NO_HASH, compact.encode(entry, layout[4]!), fields);
+          // the stored form straight into the arena
+          const stored = compact.compactable(entry, layout[4]!);
+          pairs[2 * count + 1] = data.reserve(NO_HASH, storedLengthOf(entry.length, stored), fields);
+          compact.writeStored(entry, stored, data.entryChunk, data.entryAt);
           pipeline.add(length, room, count);
         }
         count++;
