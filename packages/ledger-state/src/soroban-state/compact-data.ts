@@ -229,8 +229,8 @@ export class CompactData {
   }
 
   /**
-   * Writes the stored form of `entry` (`compact`: what `compactable` said; entryLengthOf's inverse bytes long) at
-   * `out[at]`, counting a reference to its contract when compact.
+   * Writes the stored form of `entry` (`compact`: what `compactable` said of it; `storedLengthOf(entry.length,
+   * compact)` bytes) at `out[at]`, counting a reference to its contract when compact.
    */
   writeStored(entry: Uint8Array, compact: boolean, out: Uint8Array, at: number): void {
     if (!compact) {
