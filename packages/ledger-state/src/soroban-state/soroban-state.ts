@@ -128,7 +128,9 @@ export interface SorobanStateOptions {
 
 /** Memory the state holds in its arenas and indexes, in bytes. */
 export interface SorobanStateMemory {
+  /** The record arenas' chunks (live, dead and not yet used bytes). */
   readonly arenaBytes: number;
+  /** The hash indexes over the records, and the table of the contract ids compact records refer to. */
   readonly indexBytes: number;
   readonly totalBytes: number;
 }
